@@ -1,0 +1,32 @@
+# Resolves SYMNET_USE_CUDA (AUTO|ON|OFF) into SYMNET_CUDA_ENABLED and the target symnet_cuda_deps
+# (cudart, cuBLAS, cuDNN). The CUDA toolkit lives in /usr/local/cuda on this project's machines.
+set(SYMNET_CUDA_ENABLED OFF)
+if(NOT SYMNET_USE_CUDA STREQUAL "OFF")
+  if(NOT CMAKE_CUDA_COMPILER AND EXISTS /usr/local/cuda/bin/nvcc)
+    set(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc)
+  endif()
+  include(CheckLanguage)
+  check_language(CUDA)
+  if(CMAKE_CUDA_COMPILER)
+    set(SYMNET_CUDA_ENABLED ON)
+  elseif(SYMNET_USE_CUDA STREQUAL "ON")
+    message(FATAL_ERROR "SYMNET_USE_CUDA=ON but no CUDA compiler (nvcc) was found")
+  endif()
+endif()
+
+if(SYMNET_CUDA_ENABLED)
+  set(CMAKE_CUDA_ARCHITECTURES ${SYMNET_CUDA_ARCHS})
+  enable_language(CUDA)
+  set(CMAKE_CUDA_STANDARD 17)
+  find_package(CUDAToolkit REQUIRED)
+  find_library(SYMNET_CUDNN_LIBRARY cudnn HINTS ${CUDAToolkit_LIBRARY_DIR} ${CUDAToolkit_LIBRARY_ROOT}/lib
+               /usr/local/cuda/lib64 /usr/local/cuda/lib REQUIRED)
+  find_path(SYMNET_CUDNN_INCLUDE cudnn.h HINTS ${CUDAToolkit_INCLUDE_DIRS} REQUIRED)
+  add_library(symnet_cuda_deps INTERFACE)
+  target_link_libraries(symnet_cuda_deps INTERFACE CUDA::cudart CUDA::cublas CUDA::cublasLt
+                        ${SYMNET_CUDNN_LIBRARY})
+  target_include_directories(symnet_cuda_deps INTERFACE ${SYMNET_CUDNN_INCLUDE})
+  message(STATUS "symnet: CUDA ${CUDAToolkit_VERSION} enabled for architectures ${SYMNET_CUDA_ARCHS}")
+else()
+  message(STATUS "symnet: CUDA disabled")
+endif()

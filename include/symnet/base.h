@@ -1,0 +1,68 @@
+/*! \brief Errors and check macros: every failure becomes a symnet::Error with a readable message. */
+#ifndef SYMNET_BASE_H_
+#define SYMNET_BASE_H_
+
+#include <dmlc/logging.h>
+
+#include <cstdint>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace symnet {
+
+/*!
+ * \brief The one exception type symnet throws. It derives from dmlc::Error so code that
+ *  catches dmlc errors (and dmlc's own parameter parser) interoperates.
+ */
+class Error : public dmlc::Error {
+ public:
+  explicit Error(const std::string& msg) : dmlc::Error(msg) {}
+};
+
+namespace detail {
+/*! \brief Collects a message with operator<<; ErrorThrower turns it into an Error. */
+class MessageStream {
+ public:
+  template <typename T>
+  MessageStream& operator<<(const T& v) {
+    os_ << v;
+    return *this;
+  }
+  std::string str() const { return os_.str(); }
+
+ private:
+  std::ostringstream os_;
+};
+
+/*! \brief `ErrorThrower() = stream` throws; `=` binds looser than `<<`, so the message is complete. */
+struct ErrorThrower {
+  [[noreturn]] void operator=(const MessageStream& s) const { throw Error(s.str()); }
+};
+}  // namespace detail
+
+}  // namespace symnet
+
+/*! \brief Throws symnet::Error with the streamed message: `SYMNET_THROW << "bad " << x;` */
+#define SYMNET_THROW ::symnet::detail::ErrorThrower() = ::symnet::detail::MessageStream()
+
+/*! \brief Throws symnet::Error with the streamed message when `cond` is false. */
+#define SYMNET_CHECK(cond) \
+  if (cond) {              \
+  } else                   \
+    SYMNET_THROW
+
+#define SYMNET_CHECK_EQ(a, b) SYMNET_CHECK((a) == (b)) << "expected " #a " == " #b ": " << (a) << " vs " << (b) << ". "
+#define SYMNET_CHECK_LT(a, b) SYMNET_CHECK((a) < (b)) << "expected " #a " < " #b ": " << (a) << " vs " << (b) << ". "
+#define SYMNET_CHECK_LE(a, b) SYMNET_CHECK((a) <= (b)) << "expected " #a " <= " #b ": " << (a) << " vs " << (b) << ". "
+#define SYMNET_CHECK_GE(a, b) SYMNET_CHECK((a) >= (b)) << "expected " #a " >= " #b ": " << (a) << " vs " << (b) << ". "
+#define SYMNET_CHECK_GT(a, b) SYMNET_CHECK((a) > (b)) << "expected " #a " > " #b ": " << (a) << " vs " << (b) << ". "
+
+/*! \brief Marks a function usable on host and device (CUDA) alike. */
+#if defined(__CUDACC__)
+#define SYMNET_XINLINE __device__ __host__ __forceinline__
+#else
+#define SYMNET_XINLINE inline
+#endif
+
+#endif  // SYMNET_BASE_H_

@@ -1,0 +1,82 @@
+/*! \brief Executor: a symbol bound to a device and arrays, run as a flat list of op calls. */
+#ifndef SYMNET_EXECUTOR_H_
+#define SYMNET_EXECUTOR_H_
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "symnet/ndarray.h"
+#include "symnet/pass.h"
+#include "symnet/symbol.h"
+
+namespace symnet {
+
+/*! \brief What to do with an argument's gradient. */
+enum class GradReq { kNull, kWrite, kAdd };
+
+/*! \brief "null" | "write" | "add" -> GradReq (throws on others). */
+GradReq GradReqFromString(const std::string& s);
+
+/*!
+ * \brief A bound symbol. Binding runs the passes once (gradient, shape/type inference, memory
+ *  planning) and resolves every op call's input and output pointers; Forward and Backward then
+ *  only walk that list: no allocation, no graph work per step.
+ */
+class Executor {
+ public:
+  /*!
+   * \brief Binds to given arrays, ordered like ListArguments() / ListAuxiliaryStates().
+   * \param arg_grads gradient arrays (a none NDArray where grad_reqs is kNull)
+   */
+  static std::unique_ptr<Executor> Bind(const Symbol& symbol, Device dev,
+                                        const std::vector<NDArray>& args,
+                                        const std::vector<NDArray>& arg_grads,
+                                        const std::vector<GradReq>& grad_reqs,
+                                        const std::vector<NDArray>& aux_states);
+  /*!
+   * \brief Infers every shape/dtype from the given ones and allocates all arrays (zeros).
+   * \param grad_reqs per argument name; arguments not listed get `default_req`
+   */
+  static std::unique_ptr<Executor> SimpleBind(const Symbol& symbol, Device dev,
+                                              const std::map<std::string, Shape>& shapes,
+                                              const std::map<std::string, DType>& dtypes = {},
+                                              const std::map<std::string, GradReq>& grad_reqs = {},
+                                              GradReq default_req = GradReq::kWrite);
+  ~Executor();
+
+  /*! \brief Runs the forward op calls. is_train selects training behaviour (BatchNorm, Dropout). */
+  void Forward(bool is_train);
+  /*!
+   * \brief Runs the backward op calls, writing (or adding) into the gradient arrays.
+   * \param head_grads one per output; empty means ones for every output (loss heads ignore it)
+   */
+  void Backward(const std::vector<NDArray>& head_grads = {});
+
+  const std::vector<NDArray>& outputs() const { return outputs_; }
+  const std::vector<NDArray>& arg_arrays() const { return args_; }
+  const std::vector<NDArray>& grad_arrays() const { return grads_; }
+  const std::vector<NDArray>& aux_arrays() const { return aux_; }
+  const std::vector<GradReq>& grad_reqs() const { return grad_reqs_; }
+  const Symbol& symbol() const { return symbol_; }
+  Device device() const { return dev_; }
+  const MemoryReport& memory_report() const { return report_; }
+  /*! \brief One line per op call: name, op, output shapes, arena offsets; then the report. */
+  std::string DebugString() const;
+
+  struct Impl;
+
+ private:
+  Executor() = default;
+  Symbol symbol_;
+  Device dev_;
+  std::vector<NDArray> args_, grads_, aux_, outputs_;
+  std::vector<GradReq> grad_reqs_;
+  MemoryReport report_;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace symnet
+
+#endif  // SYMNET_EXECUTOR_H_

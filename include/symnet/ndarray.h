@@ -1,0 +1,80 @@
+/*! \brief NDArray: an owning (shared) n-dimensional array for parameters, data and user I/O. */
+#ifndef SYMNET_NDARRAY_H_
+#define SYMNET_NDARRAY_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "symnet/storage.h"
+#include "symnet/tensor.h"
+
+namespace symnet {
+
+/*!
+ * \brief A dense array. Copies of an NDArray share memory (like numpy views); Copy() makes a
+ *  new buffer. Views (Reshape, Slice) share the parent's storage.
+ */
+class NDArray {
+ public:
+  /*! \brief The "none" array: no storage. */
+  NDArray() = default;
+  /*! \brief Uninitialised array. */
+  NDArray(const Shape& shape, Device dev = Device::CPU(), DType dtype = DType::kFloat32);
+  /*! \brief View of `bytes` inside an existing storage chunk, starting at `offset` bytes. */
+  NDArray(StoragePtr chunk, size_t offset, const Shape& shape, DType dtype);
+
+  static NDArray Zeros(const Shape& shape, Device dev = Device::CPU(),
+                       DType dtype = DType::kFloat32);
+  static NDArray Full(const Shape& shape, double value, Device dev = Device::CPU(),
+                      DType dtype = DType::kFloat32);
+  static NDArray Ones(const Shape& shape, Device dev = Device::CPU(),
+                      DType dtype = DType::kFloat32) {
+    return Full(shape, 1.0, dev, dtype);
+  }
+  /*! \brief Copies `shape.Size()` elements of type `src_dtype` from host memory and converts. */
+  static NDArray FromBuffer(const void* data, const Shape& shape, DType src_dtype,
+                            DType dtype, Device dev = Device::CPU());
+
+  bool is_none() const { return chunk_ == nullptr; }
+  const Shape& shape() const { return shape_; }
+  DType dtype() const { return dtype_; }
+  Device device() const;
+  int64_t Size() const { return shape_.Size(); }
+  size_t Bytes() const { return static_cast<size_t>(Size()) * DTypeSize(dtype_); }
+  void* dptr() const;
+  TBlob data() const { return TBlob(dptr(), shape_, dtype_, device()); }
+  const StoragePtr& storage() const { return chunk_; }
+  size_t byte_offset() const { return offset_; }
+
+  /*! \brief A deep copy. */
+  NDArray Copy() const;
+  /*! \brief A new array with converted elements (a copy even when the dtype is the same). */
+  NDArray AsType(DType dtype) const;
+  /*! \brief View with a new shape of the same size; one dim may be -1 (inferred). */
+  NDArray Reshape(const Shape& shape) const;
+  /*! \brief View of rows [begin, end) along the first axis. */
+  NDArray Slice(int64_t begin, int64_t end) const;
+  /*! \brief View of row i along the first axis (drops the axis). */
+  NDArray At(int64_t i) const;
+  /*! \brief Sets every element to `value` (converted to the dtype). */
+  void Fill(double value);
+  /*! \brief Copies src's elements in (same number of elements; dtype converted). */
+  void CopyFrom(const NDArray& src);
+  /*! \brief Copies `Size()` elements of `src_dtype` from host memory, converting. */
+  void CopyFromBuffer(const void* data, DType src_dtype);
+  /*! \brief Copies the elements out to host memory as `dst_dtype`. */
+  void CopyToBuffer(void* data, DType dst_dtype) const;
+  /*! \brief Element i (flat index) as double: for tests and small reads. */
+  double GetDouble(int64_t i) const;
+
+ private:
+  StoragePtr chunk_;
+  size_t offset_ = 0;
+  Shape shape_;
+  DType dtype_ = DType::kFloat32;
+};
+
+}  // namespace symnet
+
+#endif  // SYMNET_NDARRAY_H_

@@ -1,0 +1,117 @@
+/*!
+ * \brief The typed attributes an op may register (DESIGN.md §2). Each alias says what it
+ *  computes, who calls it and what happens when an op does not register it.
+ */
+#ifndef SYMNET_OP_ATTR_TYPES_H_
+#define SYMNET_OP_ATTR_TYPES_H_
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "symnet/node.h"
+#include "symnet/tensor.h"
+
+namespace symnet {
+
+/*!
+ * \brief Shape inference: fill unknown entries of `in` and `out` from known ones (both ways).
+ *  Return false when not enough is known yet; throw when shapes are inconsistent.
+ *  Registered as "FInferShape". Required for every op.
+ */
+using FInferShape =
+    std::function<bool(const NodeAttrs& attrs, std::vector<Shape>* in, std::vector<Shape>* out)>;
+
+/*!
+ * \brief Type inference, like FInferShape with DType::kUnknown as "unknown".
+ *  Registered as "FInferType". Default: all inputs and outputs share one dtype.
+ */
+using FInferType =
+    std::function<bool(const NodeAttrs& attrs, std::vector<DType>* in, std::vector<DType>* out)>;
+
+/*! \brief Names of the inputs ("data", "weight", ...). "FListInputNames"; default: "data" or arg%d. */
+using FListInputNames = std::function<std::vector<std::string>(const NodeAttrs& attrs)>;
+/*! \brief Names of the outputs. "FListOutputNames"; default: "output" or output%d. */
+using FListOutputNames = std::function<std::vector<std::string>(const NodeAttrs& attrs)>;
+/*! \brief How many outputs the user sees. "FNumVisibleOutputs"; default: all. */
+using FNumVisibleOutputs = std::function<uint32_t(const NodeAttrs& attrs)>;
+
+/*!
+ * \brief Indices of inputs the op updates in place (auxiliary states such as BatchNorm's
+ *  moving_mean, optimizer states). "FMutateInputs"; default: none.
+ */
+using FMutateInputs = std::function<std::vector<uint32_t>(const NodeAttrs& attrs)>;
+
+/*!
+ * \brief Builds the gradient: given the node and the gradients of its outputs, returns one entry
+ *  per input (gradients of inputs that need none may be any entry; they are pruned).
+ *  "FGradient"; an op without it cannot be differentiated (error at bind when needed).
+ */
+using FGradient =
+    std::function<std::vector<NodeEntry>(const NodePtr& node, const std::vector<NodeEntry>& ograds)>;
+
+/*!
+ * \brief Pairs (input index, output index) where the output may be written into the input's
+ *  buffer when that input is not needed afterwards. "FInplaceOption"; default: none.
+ */
+using FInplaceOption = std::function<std::vector<std::pair<int, int>>(const NodeAttrs& attrs)>;
+
+/*!
+ * \brief Bytes of scratch memory a call needs, given its input shapes and dtypes. The memory
+ *  planner places it in the arena for the duration of the call. "FTempSpace"; default: 0.
+ */
+using FTempSpace = std::function<size_t(const NodeAttrs& attrs, const std::vector<Shape>& in_shapes,
+                                        const std::vector<DType>& in_types)>;
+
+/*! \brief Marks loss heads: their gradient ignores the head gradient. "TIsLoss". */
+using TIsLoss = bool;
+/*! \brief Marks ops that only appear in gradient graphs (hidden from user APIs). "TIsBackward". */
+using TIsBackward = bool;
+
+/*! \brief State an op keeps between calls at one call site (e.g. cached oneDNN primitives). */
+struct OpState {
+  virtual ~OpState() = default;
+};
+
+/*! \brief What a kernel gets besides its inputs and outputs. */
+struct OpContext {
+  /*! \brief Training mode (Dropout drops, BatchNorm uses batch statistics). */
+  bool is_train = false;
+  Device dev = Device::CPU();
+  /*! \brief Scratch memory of the size FTempSpace asked for (dptr null when none). */
+  void* temp = nullptr;
+  size_t temp_bytes = 0;
+  /*! \brief The call site's state slot: empty on the first call, kept afterwards. May be null. */
+  std::unique_ptr<OpState>* state = nullptr;
+
+  /*!
+   * \brief The call site's state of type S, created by `make()` on first use or when `valid`
+   *  says the cached one no longer fits (e.g. shapes changed in an imperative call).
+   */
+  template <typename S, typename Make, typename Valid>
+  S& GetState(Make make, Valid valid) const {
+    SYMNET_CHECK(state != nullptr) << "internal error: this op needs a state slot";
+    if (!*state || !valid(static_cast<S&>(**state))) state->reset(make());
+    return static_cast<S&>(**state);
+  }
+};
+
+/*!
+ * \brief The kernel. Registered as "FCompute<cpu>" and (from .cu files) "FCompute<gpu>".
+ *  Outputs are written according to req (kAddTo accumulates).
+ */
+using FCompute = std::function<void(const NodeAttrs& attrs, const OpContext& ctx,
+                                    const std::vector<TBlob>& inputs,
+                                    const std::vector<OpReqType>& req,
+                                    const std::vector<TBlob>& outputs)>;
+
+/*! \brief The attribute key of the kernel for a device. */
+inline const char* FComputeKey(Device dev) {
+  return dev.type == Device::kGPU ? "FCompute<gpu>" : "FCompute<cpu>";
+}
+
+}  // namespace symnet
+
+#endif  // SYMNET_OP_ATTR_TYPES_H_

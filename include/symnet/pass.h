@@ -1,0 +1,84 @@
+/*! \brief Graph passes: shape/type inference, gradient construction, memory planning. */
+#ifndef SYMNET_PASS_H_
+#define SYMNET_PASS_H_
+
+#include <string>
+#include <vector>
+
+#include "symnet/graph.h"
+#include "symnet/op_attr_types.h"
+
+namespace symnet {
+
+/*!
+ * \brief Infers every entry's shape to a fixed point, forward and backward. `shapes` has one
+ *  slot per entry; known slots are inputs. Throws an error naming node, op, argument and both
+ *  shapes on inconsistency. \return the number of entries still unknown.
+ */
+size_t InferShapes(const IndexedGraph& g, std::vector<Shape>* shapes);
+
+/*! \brief Same as InferShapes, for dtypes (DType::kUnknown = unknown). */
+size_t InferTypes(const IndexedGraph& g, std::vector<DType>* types);
+
+/*!
+ * \brief Thrown by FInferShape/FInferType helpers on a mismatch; the pass adds the node context.
+ */
+struct InferError {
+  bool is_input;
+  int index;
+  std::string expected;
+  std::string actual;
+};
+
+/*!
+ * \brief Builds gradient entries of `xs` (variables) given the heads `ys` and their gradients
+ *  `ys_grads` (usually variables). Multiple contributions are summed with add_n; an input
+ *  reached by no gradient gets zeros_like. Every returned entry is produced by an op node and
+ *  no two returned entries are the same (a _copy is inserted where needed), so each can be
+ *  written into the caller's gradient array.
+ */
+std::vector<NodeEntry> Gradient(const std::vector<NodeEntry>& ys, const std::vector<NodePtr>& xs,
+                                const std::vector<NodeEntry>& ys_grads);
+
+/*! \brief Figures a memory plan reports (bytes). */
+struct MemoryReport {
+  /*! \brief The one arena all intermediate results and scratch buffers live in. */
+  size_t arena_bytes = 0;
+  /*! \brief What the same entries would take with no sharing and no in-place reuse. */
+  size_t no_sharing_bytes = 0;
+  /*! \brief Max over steps of bytes alive at that step (no plan can use less). */
+  size_t lower_bound_bytes = 0;
+  /*! \brief Outputs written into the buffer of an input that died at that op. */
+  size_t num_inplace = 0;
+  /*! \brief Arrays outside the arena: arguments, gradients, auxiliary states. */
+  size_t external_bytes = 0;
+  size_t num_entries = 0;
+};
+
+/*! \brief Where each entry lives after planning. */
+struct MemoryPlan {
+  static constexpr size_t kExternal = static_cast<size_t>(-1);
+  /*! \brief Byte offset in the arena per entry, or kExternal. */
+  std::vector<size_t> entry_offset;
+  /*! \brief For each entry written in place: the input entry whose buffer it took, else -1. */
+  std::vector<int64_t> inplace_source;
+  /*! \brief Scratch offset per node (kExternal when the node needs none) and its size. */
+  std::vector<size_t> temp_offset;
+  std::vector<size_t> temp_bytes;
+  MemoryReport report;
+};
+
+/*!
+ * \brief Plans the arena (DESIGN.md §3): sizes by shape x dtype size, applies FInplaceOption,
+ *  then packs blocks by lifetime, largest first, best fit in address for overlapping lifetimes.
+ * \param external per entry: true when the entry has memory of its own (args, grads, aux)
+ * \param keep_alive per entry: true when it must survive to the end (graph outputs)
+ * \param order node ids in execution order (op nodes only)
+ */
+MemoryPlan PlanMemory(const IndexedGraph& g, const std::vector<Shape>& shapes,
+                      const std::vector<DType>& types, const std::vector<bool>& external,
+                      const std::vector<bool>& keep_alive, const std::vector<uint32_t>& order);
+
+}  // namespace symnet
+
+#endif  // SYMNET_PASS_H_

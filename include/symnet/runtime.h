@@ -1,0 +1,32 @@
+/*! \brief What this build and this machine offer: CUDA, GPUs, CPU features. */
+#ifndef SYMNET_RUNTIME_H_
+#define SYMNET_RUNTIME_H_
+
+#include <map>
+#include <string>
+
+namespace symnet {
+
+/*! \brief Whether the library was compiled with the CUDA backend. */
+bool BuiltWithCUDA();
+/*! \brief Number of usable GPUs (0 without a CUDA build, a driver or a device). */
+int NumGPUs();
+/*!
+ * \brief Feature name -> enabled: "CUDA", "CUDNN", "DNNL", "OPENMP", "F16C", "AVX512_BF16",
+ *  plus versions as text under "CUDA_VERSION", "CUDNN_VERSION", "CUBLAS_VERSION", "DNNL_VERSION".
+ */
+std::map<std::string, std::string> Features();
+
+namespace cuda {
+/*!
+ * \brief Runs a small element-wise kernel (the shared functors through Kernel<OP, gpu>) on
+ *  GPU `device` and checks its result. Returns false with `why` set when no GPU is usable.
+ */
+bool SelfTest(int device, std::string* why);
+/*! \brief Version strings of the CUDA runtime, cuBLAS and cuDNN linked in (empty without CUDA). */
+std::map<std::string, std::string> Versions();
+}  // namespace cuda
+
+}  // namespace symnet
+
+#endif  // SYMNET_RUNTIME_H_

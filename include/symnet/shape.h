@@ -1,0 +1,99 @@
+/*! \brief Shape: a small vector of int64 dimensions that may be unknown (ndim or a dim). */
+#ifndef SYMNET_SHAPE_H_
+#define SYMNET_SHAPE_H_
+
+#include <boost/container/small_vector.hpp>
+
+#include <cstdint>
+#include <initializer_list>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "symnet/base.h"
+
+namespace symnet {
+
+/*!
+ * \brief Tensor shape. A default-constructed Shape has unknown ndim; a dimension of -1 is unknown.
+ *  Shape{} (empty braces) is also unknown; use Shape::Scalar() for a known 0-d shape.
+ */
+class Shape {
+ public:
+  using Storage = boost::container::small_vector<int64_t, 6>;
+
+  Shape() = default;
+  Shape(std::initializer_list<int64_t> dims) : dims_(dims), ndim_(static_cast<int>(dims.size())) {
+    if (ndim_ == 0) ndim_ = -1;
+  }
+  template <typename It>
+  Shape(It begin, It end) : dims_(begin, end), ndim_(static_cast<int>(dims_.size())) {}
+  explicit Shape(const std::vector<int64_t>& v) : Shape(v.begin(), v.end()) {}
+  /*! \brief A known shape of `ndim` unknown dims. */
+  static Shape Unknown(int ndim) {
+    Shape s;
+    s.dims_.assign(ndim, -1);
+    s.ndim_ = ndim;
+    return s;
+  }
+  static Shape Scalar() {
+    Shape s;
+    s.ndim_ = 0;
+    return s;
+  }
+
+  /*! \brief Number of dims; -1 when even that is unknown. */
+  int ndim() const { return ndim_; }
+  bool ndim_known() const { return ndim_ >= 0; }
+  /*! \brief ndim known and every dim known. */
+  bool is_known() const {
+    if (ndim_ < 0) return false;
+    for (auto d : dims_)
+      if (d < 0) return false;
+    return true;
+  }
+  int64_t operator[](int i) const { return dims_[i]; }
+  int64_t& operator[](int i) { return dims_[i]; }
+  /*! \brief Negative indices count from the back, like Python. */
+  int64_t at(int i) const;
+  const int64_t* begin() const { return dims_.data(); }
+  const int64_t* end() const { return dims_.data() + dims_.size(); }
+  int64_t* begin() { return dims_.data(); }
+  int64_t* end() { return dims_.data() + dims_.size(); }
+  int64_t back() const { return dims_.back(); }
+  void push_back(int64_t d) {
+    if (ndim_ < 0) ndim_ = 0;
+    dims_.push_back(d);
+    ++ndim_;
+  }
+
+  /*! \brief Product of dims (1 for a scalar); the shape must be known. */
+  int64_t Size() const;
+  /*! \brief Product of dims [begin, end). */
+  int64_t ProdRange(int begin, int end) const;
+  std::vector<int64_t> ToVector() const { return std::vector<int64_t>(dims_.begin(), dims_.end()); }
+  /*! \brief MXNet's text form: "(2, 3)", "(5,)", "()", "None" for unknown ndim; -1 prints as None. */
+  std::string ToString() const;
+  /*! \brief Parses "(2, 3)", "[2,3]", "2", "(5,)", "()"; "None" dims become -1. Throws on junk. */
+  static Shape FromString(const std::string& text);
+
+  bool operator==(const Shape& o) const { return ndim_ == o.ndim_ && dims_ == o.dims_; }
+  bool operator!=(const Shape& o) const { return !(*this == o); }
+
+ private:
+  Storage dims_;
+  int ndim_ = -1;
+};
+
+std::ostream& operator<<(std::ostream& os, const Shape& s);
+std::istream& operator>>(std::istream& is, Shape& s);
+
+/*!
+ * \brief Merges what is known of `b` into `a`: unknown ndim/dims take b's values.
+ * \return false when both know a dim (or ndim) and they differ.
+ */
+bool ShapeAssign(Shape* a, const Shape& b);
+
+}  // namespace symnet
+
+#endif  // SYMNET_SHAPE_H_

@@ -1,0 +1,44 @@
+/*! \brief TBlob: the non-owning (pointer, shape, dtype, device) view kernels work on. */
+#ifndef SYMNET_TENSOR_H_
+#define SYMNET_TENSOR_H_
+
+#include "symnet/device.h"
+#include "symnet/dtype.h"
+#include "symnet/shape.h"
+
+namespace symnet {
+
+/*!
+ * \brief How an op stores a result: skip it, overwrite, overwrite a buffer that is also one of
+ *  its inputs (so a copy may be skipped), or accumulate into what is there (gradient summing).
+ */
+enum OpReqType { kNullOp = 0, kWriteTo = 1, kWriteInplace = 2, kAddTo = 3 };
+
+/*! \brief A dense, contiguous, row-major view of memory owned elsewhere. */
+struct TBlob {
+  void* dptr_ = nullptr;
+  Shape shape_;
+  DType dtype_ = DType::kFloat32;
+  Device dev_;
+
+  TBlob() = default;
+  TBlob(void* p, Shape s, DType t, Device d = Device::CPU())
+      : dptr_(p), shape_(std::move(s)), dtype_(t), dev_(d) {}
+
+  template <typename T>
+  T* dptr() const {
+    return static_cast<T*>(dptr_);
+  }
+  int ndim() const { return shape_.ndim(); }
+  int64_t Size() const { return shape_.Size(); }
+  size_t Bytes() const { return static_cast<size_t>(Size()) * DTypeSize(dtype_); }
+  /*! \brief Same memory seen with another (equal-size) shape. */
+  TBlob Reshape(const Shape& s) const {
+    SYMNET_CHECK_EQ(s.Size(), Size()) << "reshape " << shape_ << " to " << s;
+    return TBlob(dptr_, s, dtype_, dev_);
+  }
+};
+
+}  // namespace symnet
+
+#endif  // SYMNET_TENSOR_H_

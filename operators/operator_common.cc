@@ -1,0 +1,76 @@
+/*! \brief Shared shape/type rules and gradient-node builders. */
+#include "operator_common.h"
+
+namespace symnet {
+namespace ops {
+
+bool ElemwiseShape(const NodeAttrs&, std::vector<Shape>* in, std::vector<Shape>* out) {
+  Shape s;
+  for (const auto& x : *in) ShapeAssign(&s, x);
+  for (const auto& x : *out) ShapeAssign(&s, x);
+  if (!s.ndim_known()) return false;
+  for (size_t i = 0; i < in->size(); ++i) AssignInShape(in, i, s);
+  for (size_t i = 0; i < out->size(); ++i) AssignOutShape(out, i, s);
+  return s.is_known();
+}
+
+bool ElemwiseType(const NodeAttrs&, std::vector<DType>* in, std::vector<DType>* out) {
+  DType t = DType::kUnknown;
+  for (DType x : *in)
+    if (x != DType::kUnknown) t = x;
+  for (DType x : *out)
+    if (t == DType::kUnknown && x != DType::kUnknown) t = x;
+  if (t == DType::kUnknown) return false;
+  for (size_t i = 0; i < in->size(); ++i) AssignType(in, i, t, true);
+  for (size_t i = 0; i < out->size(); ++i) AssignType(out, i, t, false);
+  return true;
+}
+
+std::vector<std::pair<int, int>> InplaceIn0Out0(const NodeAttrs&) { return {{0, 0}}; }
+
+std::vector<NodeEntry> MakeGradNode(const char* op_name, const NodePtr& fwd,
+                                    std::vector<NodeEntry> inputs,
+                                    const std::map<std::string, std::string>& dict,
+                                    const char* suffix) {
+  NodePtr n = CreateOpNode(Op::Get(op_name), fwd->attrs.name + "_" + suffix, dict, std::move(inputs));
+  // shape/type inference maps the backward outputs onto the forward inputs through this link
+  n->control_deps.push_back(fwd);
+  std::vector<NodeEntry> outs;
+  for (uint32_t i = 0; i < n->num_outputs(); ++i) outs.push_back(NodeEntry{n, i, 0});
+  return outs;
+}
+
+namespace {
+/*! \brief Backward dicts copy the forward op's parameters (not user attributes). */
+std::map<std::string, std::string> ParamsOf(const NodePtr& n) {
+  std::map<std::string, std::string> d;
+  for (const auto& kv : n->attrs.dict)
+    if (kv.first.compare(0, 2, "__") != 0) d.insert(kv);
+  return d;
+}
+}  // namespace
+
+FGradient ElemwiseGradUseIn(const char* backward_op) {
+  return [backward_op](const NodePtr& n, const std::vector<NodeEntry>& ograds) {
+    std::vector<NodeEntry> in = ograds;
+    in.insert(in.end(), n->inputs.begin(), n->inputs.end());
+    return MakeGradNode(backward_op, n, in, ParamsOf(n));
+  };
+}
+
+FGradient ElemwiseGradUseOut(const char* backward_op) {
+  return [backward_op](const NodePtr& n, const std::vector<NodeEntry>& ograds) {
+    std::vector<NodeEntry> in = ograds;
+    for (uint32_t i = 0; i < n->num_outputs(); ++i) in.push_back(NodeEntry{n, i, 0});
+    return MakeGradNode(backward_op, n, in, ParamsOf(n));
+  };
+}
+
+FGradient ElemwiseGradUseNone(const char* backward_op) {
+  return [backward_op](const NodePtr& n, const std::vector<NodeEntry>& ograds) {
+    return MakeGradNode(backward_op, n, ograds, ParamsOf(n));
+  };
+}
+
+}  // namespace ops
+}  // namespace symnet

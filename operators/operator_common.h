@@ -1,0 +1,88 @@
+/*! \brief Helpers every op file uses: parameter parsing, shape/type rules, gradient nodes. */
+#ifndef SYMNET_OPERATORS_OPERATOR_COMMON_H_
+#define SYMNET_OPERATORS_OPERATOR_COMMON_H_
+
+#include <dmlc/parameter.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "symnet/op_attr_types.h"
+#include "symnet/pass.h"
+
+namespace symnet {
+namespace ops {
+
+/*! \brief attr parser for a dmlc::Parameter struct: "__x__" user attributes are skipped. */
+template <typename P>
+void ParamParser(NodeAttrs* attrs) {
+  P p;
+  p.Init(attrs->dict, dmlc::parameter::kAllowHidden);
+  attrs->parsed = p;
+}
+
+/*! \brief The parameter documentation of P, for Op::add_arguments. */
+template <typename P>
+std::vector<ArgumentInfo> ParamDocs() {
+  std::vector<ArgumentInfo> out;
+  for (const auto& f : P::__FIELDS__()) out.push_back({f.name, f.type_info_str, f.description});
+  return out;
+}
+
+template <typename P>
+const P& Param(const NodeAttrs& attrs) {
+  return std::any_cast<const P&>(attrs.parsed);
+}
+
+/*! \brief Merges `s` into in/out slot i or throws InferError (the pass names node and input). */
+inline void AssignShape(std::vector<Shape>* v, size_t i, const Shape& s, bool is_input) {
+  if (!ShapeAssign(&(*v)[i], s))
+    throw InferError{is_input, static_cast<int>(i), s.ToString(), (*v)[i].ToString()};
+}
+inline void AssignInShape(std::vector<Shape>* in, size_t i, const Shape& s) {
+  AssignShape(in, i, s, true);
+}
+inline void AssignOutShape(std::vector<Shape>* out, size_t i, const Shape& s) {
+  AssignShape(out, i, s, false);
+}
+inline void AssignType(std::vector<DType>* v, size_t i, DType t, bool is_input) {
+  if (t == DType::kUnknown) return;
+  DType& slot = (*v)[i];
+  if (slot == DType::kUnknown) {
+    slot = t;
+  } else if (slot != t) {
+    throw InferError{is_input, static_cast<int>(i), DTypeName(t), DTypeName(slot)};
+  }
+}
+
+/*! \brief Shape rule: all inputs and outputs have one shape. */
+bool ElemwiseShape(const NodeAttrs& attrs, std::vector<Shape>* in, std::vector<Shape>* out);
+/*! \brief Type rule: all inputs and outputs have one dtype. */
+bool ElemwiseType(const NodeAttrs& attrs, std::vector<DType>* in, std::vector<DType>* out);
+
+/*! \brief FInplaceOption "output 0 may take input 0's buffer". */
+std::vector<std::pair<int, int>> InplaceIn0Out0(const NodeAttrs&);
+
+/*! \brief Creates a gradient node of op `op_name` named "<fwd name>_<suffix>" and returns its outputs. */
+std::vector<NodeEntry> MakeGradNode(const char* op_name, const NodePtr& fwd, std::vector<NodeEntry> inputs,
+                                    const std::map<std::string, std::string>& dict = {},
+                                    const char* suffix = "backward");
+/*! \brief FGradient: backward op gets (ograds..., forward inputs...). */
+FGradient ElemwiseGradUseIn(const char* backward_op);
+/*! \brief FGradient: backward op gets (ograds..., forward outputs...). */
+FGradient ElemwiseGradUseOut(const char* backward_op);
+/*! \brief FGradient: backward op gets (ograds...). */
+FGradient ElemwiseGradUseNone(const char* backward_op);
+/*! \brief An entry that means "no gradient flows here" for FGradient results. */
+inline NodeEntry NoGradient() { return NodeEntry{}; }
+
+}  // namespace ops
+}  // namespace symnet
+
+/*! \brief Lets dmlc::Parameter hold Shape fields, written as MXNet's tuples: kernel="(3, 3)". */
+namespace dmlc {
+DMLC_DECLARE_TYPE_NAME(symnet::Shape, "Shape(tuple)");
+}  // namespace dmlc
+
+#endif  // SYMNET_OPERATORS_OPERATOR_COMMON_H_

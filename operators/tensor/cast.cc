@@ -1,0 +1,79 @@
+/*! \brief Cast: converts the element type; its gradient converts back. */
+#include "elemwise_kernels.h"
+
+namespace symnet {
+namespace ops {
+
+/*! \brief A dtype parameter written as its name ("float16"), as MXNet does. */
+#define SYMNET_DTYPE_ENUM(field)                        \
+  add_enum("float32", static_cast<int>(DType::kFloat32)) \
+      .add_enum("float64", static_cast<int>(DType::kFloat64)) \
+      .add_enum("float16", static_cast<int>(DType::kFloat16)) \
+      .add_enum("bfloat16", static_cast<int>(DType::kBFloat16)) \
+      .add_enum("uint8", static_cast<int>(DType::kUint8)) \
+      .add_enum("int8", static_cast<int>(DType::kInt8)) \
+      .add_enum("int32", static_cast<int>(DType::kInt32)) \
+      .add_enum("int64", static_cast<int>(DType::kInt64)) \
+      .add_enum("bool", static_cast<int>(DType::kBool))
+
+struct CastParam : public dmlc::Parameter<CastParam> {
+  int dtype;
+  DMLC_DECLARE_PARAMETER(CastParam) {
+    DMLC_DECLARE_FIELD(dtype).SYMNET_DTYPE_ENUM(dtype).describe("Output data type.");
+  }
+};
+DMLC_REGISTER_PARAMETER(CastParam);
+
+namespace {
+
+bool CastType(const NodeAttrs& attrs, std::vector<DType>* in, std::vector<DType>* out) {
+  AssignType(out, 0, static_cast<DType>(Param<CastParam>(attrs).dtype), false);
+  return (*in)[0] != DType::kUnknown;
+}
+
+/*! \brief Converts in[0] to out[0]'s dtype (used by Cast and by its gradient). */
+void ConvertCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlob>& in,
+                    const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+  if (req[0] == kNullOp) return;
+  if (req[0] != kAddTo) {
+    ConvertElements(in[0].dptr_, in[0].dtype_, out[0].dptr_, out[0].dtype_,
+                    static_cast<size_t>(out[0].Size()));
+    return;
+  }
+  SYMNET_FLOAT_TYPE_SWITCH(in[0].dtype_, S, {
+    SYMNET_FLOAT_TYPE_SWITCH(out[0].dtype_, D, {
+      const S* s = in[0].dptr<S>();
+      D* d = out[0].dptr<D>();
+      const int64_t n = out[0].Size();
+      for (int64_t i = 0; i < n; ++i)
+        AssignReq<kAddTo>(&d[i], static_cast<AccType<D>>(static_cast<AccType<S>>(s[i])));
+    });
+  });
+}
+
+}  // namespace
+
+SYMNET_REGISTER_OP(Cast)
+    .add_alias("cast")
+    .describe("Casts all elements of the input to a new type.")
+    .set_attr_parser(ParamParser<CastParam>)
+    .add_arguments(ParamDocs<CastParam>())
+    .add_argument("data", "NDArray-or-Symbol", "The input.")
+    .set_attr<FInferShape>("FInferShape", ElemwiseShape)
+    .set_attr<FInferType>("FInferType", CastType)
+    .set_attr<FGradient>("FGradient", ElemwiseGradUseNone("_backward_Cast"))
+    .set_attr<FCompute>("FCompute<cpu>", ConvertCompute);
+
+SYMNET_REGISTER_OP(_backward_Cast)
+    .set_attr_parser(ParamParser<CastParam>)
+    .add_arguments(ParamDocs<CastParam>())
+    .set_attr<TIsBackward>("TIsBackward", true)
+    .set_attr<FInferShape>("FInferShape", ElemwiseShape)
+    .set_attr<FInferType>("FInferType",
+                          [](const NodeAttrs&, std::vector<DType>*, std::vector<DType>* out) {
+                            return (*out)[0] != DType::kUnknown;
+                          })
+    .set_attr<FCompute>("FCompute<cpu>", ConvertCompute);
+
+}  // namespace ops
+}  // namespace symnet

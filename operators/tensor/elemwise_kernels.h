@@ -1,0 +1,94 @@
+/*! \brief Element-wise kernels (unary, binary, with scalar, unary gradient) and their FComputes. */
+#ifndef SYMNET_OPERATORS_TENSOR_ELEMWISE_KERNELS_H_
+#define SYMNET_OPERATORS_TENSOR_ELEMWISE_KERNELS_H_
+
+#include <vector>
+
+#include "../kernel_launch.h"
+#include "../math_functors.h"
+#include "../operator_common.h"
+
+namespace symnet {
+namespace ops {
+
+template <typename OP, int req>
+struct UnaryKernel {
+  template <typename T>
+  SYMNET_XINLINE static void Map(int64_t i, T* out, const T* in) {
+    AssignReq<req>(&out[i], OP::Map(static_cast<AccType<T>>(in[i])));
+  }
+};
+
+template <typename OP, int req>
+struct BinaryKernel {
+  template <typename T>
+  SYMNET_XINLINE static void Map(int64_t i, T* out, const T* a, const T* b) {
+    AssignReq<req>(&out[i], OP::Map(static_cast<AccType<T>>(a[i]), static_cast<AccType<T>>(b[i])));
+  }
+};
+
+template <typename OP, int req>
+struct ScalarKernel {
+  template <typename T, typename A>
+  SYMNET_XINLINE static void Map(int64_t i, T* out, const T* a, A s) {
+    AssignReq<req>(&out[i], OP::Map(static_cast<A>(a[i]), s));
+  }
+};
+
+/*! \brief igrad = ograd * GRAD(x) where x is the forward input or output the gradient needs. */
+template <typename GRAD, int req>
+struct UnaryGradKernel {
+  template <typename T>
+  SYMNET_XINLINE static void Map(int64_t i, T* igrad, const T* ograd, const T* x) {
+    using A = AccType<T>;
+    AssignReq<req>(&igrad[i], static_cast<A>(ograd[i]) * GRAD::Map(static_cast<A>(x[i])));
+  }
+};
+
+/*! \brief FCompute for y = OP(x) on floating types. */
+template <typename OP>
+void UnaryCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlob>& in,
+                  const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+  SYMNET_FLOAT_TYPE_SWITCH(out[0].dtype_, T, {
+    SYMNET_REQ_SWITCH(req[0], Req, {
+      Kernel<UnaryKernel<OP, Req>, cpu>::Launch(out[0].Size(), out[0].dptr<T>(), in[0].dptr<T>());
+    });
+  });
+}
+
+/*! \brief FCompute for y = OP(a, b), same shapes. */
+template <typename OP>
+void BinaryCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlob>& in,
+                   const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+  SYMNET_FLOAT_TYPE_SWITCH(out[0].dtype_, T, {
+    SYMNET_REQ_SWITCH(req[0], Req, {
+      Kernel<BinaryKernel<OP, Req>, cpu>::Launch(out[0].Size(), out[0].dptr<T>(), in[0].dptr<T>(),
+                                                 in[1].dptr<T>());
+    });
+  });
+}
+
+/*! \brief FCompute for dx = dy * GRAD(in[1]) with inputs (dy, x-or-y). */
+template <typename GRAD>
+void UnaryGradCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlob>& in,
+                      const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+  SYMNET_FLOAT_TYPE_SWITCH(out[0].dtype_, T, {
+    SYMNET_REQ_SWITCH(req[0], Req, {
+      Kernel<UnaryGradKernel<GRAD, Req>, cpu>::Launch(out[0].Size(), out[0].dptr<T>(),
+                                                      in[0].dptr<T>(), in[1].dptr<T>());
+    });
+  });
+}
+
+/*! \brief Copies (or accumulates) in into out; a no-op when written in place. */
+void CopyCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlob>& in,
+                 const std::vector<OpReqType>& req, const std::vector<TBlob>& out);
+
+/*! \brief Writes zeros to out[i] for every output (kAddTo leaves it as is). */
+void ZerosCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlob>& in,
+                  const std::vector<OpReqType>& req, const std::vector<TBlob>& out);
+
+}  // namespace ops
+}  // namespace symnet
+
+#endif  // SYMNET_OPERATORS_TENSOR_ELEMWISE_KERNELS_H_

@@ -1,0 +1,127 @@
+/*! \brief Shape text form (MXNet's tuple syntax), size and merging. */
+#include "symnet/shape.h"
+
+#include <cctype>
+#include <istream>
+#include <ostream>
+
+namespace symnet {
+
+int64_t Shape::at(int i) const {
+  const int n = ndim_;
+  const int j = i < 0 ? i + n : i;
+  SYMNET_CHECK(j >= 0 && j < n) << "axis " << i << " is out of range for shape " << ToString();
+  return dims_[j];
+}
+
+int64_t Shape::Size() const {
+  SYMNET_CHECK(is_known()) << "the size of shape " << ToString() << " is not known";
+  int64_t s = 1;
+  for (auto d : dims_) s *= d;
+  return s;
+}
+
+int64_t Shape::ProdRange(int begin, int end) const {
+  int64_t s = 1;
+  for (int i = begin; i < end; ++i) s *= dims_[i];
+  return s;
+}
+
+std::string Shape::ToString() const {
+  if (ndim_ < 0) return "None";
+  std::string s = "(";
+  for (int i = 0; i < ndim_; ++i) {
+    if (i) s += ", ";
+    s += dims_[i] < 0 ? std::string("None") : std::to_string(dims_[i]);
+  }
+  if (ndim_ == 1) s += ",";
+  return s + ")";
+}
+
+Shape Shape::FromString(const std::string& text) {
+  size_t i = 0;
+  auto skip = [&] {
+    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+  };
+  auto fail = [&]() -> Shape {
+    SYMNET_THROW << "cannot parse '" << text << "' as a shape; expected a tuple like (3, 3) or [3, 3]";
+  };
+  skip();
+  if (text.compare(i, 4, "None") == 0) {
+    i += 4;
+    skip();
+    if (i == text.size()) return Shape();
+    return fail();
+  }
+  char close = 0;
+  if (i < text.size() && (text[i] == '(' || text[i] == '[')) {
+    close = text[i] == '(' ? ')' : ']';
+    ++i;
+  }
+  Shape s = Shape::Scalar();
+  while (true) {
+    skip();
+    if (i == text.size()) break;
+    if (close && text[i] == close) {
+      ++i;
+      close = 0;
+      break;
+    }
+    if (text.compare(i, 4, "None") == 0) {
+      s.push_back(-1);
+      i += 4;
+    } else {
+      size_t used = 0;
+      long long v = 0;  // NOLINT(runtime/int): stoll's type
+      try {
+        v = std::stoll(text.substr(i), &used);
+      } catch (const std::exception&) {
+        return fail();
+      }
+      s.push_back(v);
+      i += used;
+      // "3L" appears in shapes written by Python 2 era MXNet
+      if (i < text.size() && (text[i] == 'L' || text[i] == 'l')) ++i;
+    }
+    skip();
+    if (i < text.size() && text[i] == ',') ++i;
+  }
+  skip();
+  if (close || i != text.size()) return fail();
+  return s;
+}
+
+std::ostream& operator<<(std::ostream& os, const Shape& s) { return os << s.ToString(); }
+
+std::istream& operator>>(std::istream& is, Shape& s) {
+  // dmlc::Parameter reads a field by operator>>: take the whole remaining text
+  std::string text, chunk;
+  while (is >> chunk) text += chunk + " ";
+  try {
+    s = Shape::FromString(text);
+    is.clear(std::ios::eofbit);
+  } catch (const Error&) {
+    is.setstate(std::ios::failbit);
+  }
+  return is;
+}
+
+bool ShapeAssign(Shape* a, const Shape& b) {
+  if (!b.ndim_known()) return true;
+  if (!a->ndim_known()) {
+    *a = b;
+    return true;
+  }
+  if (a->ndim() != b.ndim()) return false;
+  for (int i = 0; i < a->ndim(); ++i) {
+    if (b[i] < 0) continue;
+    if ((*a)[i] < 0) {
+      (*a)[i] = b[i];
+    } else if ((*a)[i] != b[i]) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace symnet

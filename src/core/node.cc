@@ -1,0 +1,87 @@
+/*! \brief Node creation with attribute parsing and clear errors; graph traversal. */
+#include "symnet/node.h"
+
+#include <dmlc/parameter.h>
+
+#include <unordered_set>
+
+namespace symnet {
+
+NodePtr Node::Variable(const std::string& name) {
+  NodePtr n = Create();
+  n->attrs.name = name;
+  return n;
+}
+
+namespace {
+bool IsUserAttr(const std::string& key) {
+  return key.size() > 4 && key.compare(0, 2, "__") == 0 && key.compare(key.size() - 2, 2, "__") == 0;
+}
+
+std::string AcceptedParams(const Op* op) {
+  if (op->params.empty()) return "none (this op takes no parameters)";
+  std::string s;
+  for (const auto& p : op->params) s += (s.empty() ? "" : ", ") + p.name;
+  return s;
+}
+}  // namespace
+
+void ParseNodeAttrs(NodeAttrs* attrs) {
+  const Op* op = attrs->op;
+  const std::string where = "operator " + op->name + " (node '" + attrs->name + "')";
+  // unknown keys first: this gives one precise message instead of dmlc's whole doc dump
+  for (const auto& kv : attrs->dict) {
+    if (IsUserAttr(kv.first)) continue;
+    bool known = false;
+    for (const auto& p : op->params) known = known || p.name == kv.first;
+    SYMNET_CHECK(known) << where << ": unknown attribute '" << kv.first << "'; accepted: "
+                        << AcceptedParams(op);
+  }
+  if (!op->attr_parser) return;
+  try {
+    op->attr_parser(attrs);
+  } catch (const dmlc::ParamError& e) {
+    SYMNET_THROW << where << ": " << e.what() << "; accepted: " << AcceptedParams(op);
+  }
+}
+
+NodePtr CreateOpNode(const Op* op, const std::string& name,
+                     const std::map<std::string, std::string>& dict,
+                     std::vector<NodeEntry> inputs) {
+  NodePtr n = Node::Create();
+  n->attrs.op = op;
+  n->attrs.name = name;
+  n->attrs.dict = dict;
+  ParseNodeAttrs(&n->attrs);
+  n->inputs = std::move(inputs);
+  return n;
+}
+
+void DFSVisit(const std::vector<NodeEntry>& heads,
+              const std::function<void(const NodePtr&)>& fvisit) {
+  std::unordered_set<const Node*> visited;
+  // iterative post-order DFS: deep graphs (ResNet-152 backward) must not overflow the stack
+  std::vector<std::pair<NodePtr, size_t>> stack;
+  auto push = [&](const NodePtr& n) {
+    if (n && visited.insert(n.get()).second) stack.emplace_back(n, 0);
+  };
+  for (const auto& h : heads) {
+    push(h.node);
+    while (!stack.empty()) {
+      auto& top = stack.back();
+      const Node* n = top.first.get();
+      const size_t num_in = n->inputs.size();
+      const size_t total = num_in + n->control_deps.size();
+      if (top.second < total) {
+        const size_t i = top.second++;
+        push(i < num_in ? n->inputs[i].node : n->control_deps[i - num_in]);
+      } else {
+        NodePtr done = top.first;
+        stack.pop_back();
+        fvisit(done);
+      }
+    }
+  }
+}
+
+}  // namespace symnet

@@ -1,0 +1,80 @@
+/*! \brief CUDA runtime queries and a GPU self-test through the shared element-wise functors. */
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#include <cudnn.h>
+
+#include <cmath>
+#include <vector>
+
+#include "operators/kernel_launch.cuh"
+#include "operators/tensor/elemwise_kernels.h"
+#include "symnet/runtime.h"
+
+namespace symnet {
+
+bool BuiltWithCUDA() { return true; }
+
+int NumGPUs() {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) {
+    cudaGetLastError();  // clear the sticky "no driver" error so later queries start clean
+    return 0;
+  }
+  return n;
+}
+
+namespace cuda {
+
+std::map<std::string, std::string> Versions() {
+  std::map<std::string, std::string> v;
+  int rt = 0;
+  cudaRuntimeGetVersion(&rt);
+  v["CUDA_VERSION"] = std::to_string(rt / 1000) + "." + std::to_string((rt % 1000) / 10);
+  int major = 0, minor = 0, patch = 0;
+  cublasGetProperty(MAJOR_VERSION, &major);
+  cublasGetProperty(MINOR_VERSION, &minor);
+  cublasGetProperty(PATCH_LEVEL, &patch);
+  v["CUBLAS_VERSION"] = std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
+  const size_t dnn = cudnnGetVersion();
+  v["CUDNN_VERSION"] = std::to_string(dnn / 10000) + "." + std::to_string((dnn % 10000) / 100) +
+                       "." + std::to_string(dnn % 100);
+  return v;
+}
+
+bool SelfTest(int device, std::string* why) {
+  if (device >= NumGPUs()) {
+    *why = "no CUDA device " + std::to_string(device) + " on this machine";
+    return false;
+  }
+  if (cudaSetDevice(device) != cudaSuccess) {
+    *why = "cudaSetDevice failed";
+    return false;
+  }
+  const int n = 1000;
+  std::vector<float> host(n);
+  for (int i = 0; i < n; ++i) host[i] = static_cast<float>(i - n / 2) / 100.f;
+  float *in = nullptr, *out = nullptr;
+  cudaMalloc(&in, n * sizeof(float));
+  cudaMalloc(&out, n * sizeof(float));
+  cudaMemcpy(in, host.data(), n * sizeof(float), cudaMemcpyHostToDevice);
+  ops::Kernel<ops::UnaryKernel<ops::mathf::sigmoid, kWriteTo>, ops::gpu>::Launch(n, out, static_cast<const float*>(in));
+  std::vector<float> res(n);
+  const cudaError_t err = cudaMemcpy(res.data(), out, n * sizeof(float), cudaMemcpyDeviceToHost);
+  cudaFree(in);
+  cudaFree(out);
+  if (err != cudaSuccess) {
+    *why = std::string("kernel failed: ") + cudaGetErrorString(err);
+    return false;
+  }
+  for (int i = 0; i < n; ++i) {
+    const float expect = 1.f / (1.f + std::exp(-host[i]));
+    if (std::fabs(res[i] - expect) > 1e-5f) {
+      *why = "wrong result at " + std::to_string(i);
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace cuda
+}  // namespace symnet

@@ -1,0 +1,331 @@
+/*! \brief Bind (passes + memory plan + pre-resolved op calls), Forward and Backward. */
+#include <sstream>
+#include <unordered_map>
+
+#include "../core/symbol_util.h"
+#include "symnet/executor.h"
+#include "symnet/op_attr_types.h"
+
+namespace symnet {
+
+GradReq GradReqFromString(const std::string& s) {
+  if (s == "null") return GradReq::kNull;
+  if (s == "write" || s == "inplace") return GradReq::kWrite;
+  if (s == "add") return GradReq::kAdd;
+  SYMNET_THROW << "unknown grad_req '" << s << "'; expected 'write', 'add' or 'null'";
+}
+
+/*! \brief One pre-resolved kernel call. */
+struct OpCall {
+  const Node* node;
+  const FCompute* fn;
+  std::vector<TBlob> in, out;
+  std::vector<OpReqType> req;
+  std::unique_ptr<OpState> state;
+  void* temp = nullptr;
+  size_t temp_bytes = 0;
+};
+
+struct Executor::Impl {
+  std::vector<OpCall> calls;
+  size_t num_forward_calls = 0;
+  StoragePtr arena;
+  std::vector<NDArray> head_grads;  // none where the head gradient is never read
+  bool head_grads_filled = false;
+  std::vector<std::string> output_names;
+  std::unique_ptr<IndexedGraph> graph;
+
+  void Run(size_t begin, size_t end, bool is_train, Device dev) {
+    OpContext ctx;
+    ctx.is_train = is_train;
+    ctx.dev = dev;
+    for (size_t i = begin; i < end; ++i) {
+      OpCall& c = calls[i];
+      ctx.temp = c.temp;
+      ctx.temp_bytes = c.temp_bytes;
+      ctx.state = &c.state;
+      try {
+        (*c.fn)(c.node->attrs, ctx, c.in, c.req, c.out);
+      } catch (const Error& e) {
+        SYMNET_THROW << "error in node '" << c.node->attrs.name << "' (operator "
+                     << c.node->op()->name << "): " << e.what();
+      }
+    }
+  }
+};
+
+Executor::~Executor() = default;
+
+namespace {
+
+std::string JoinNames(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+}  // namespace
+
+std::unique_ptr<Executor> Executor::Bind(const Symbol& symbol, Device dev,
+                                         const std::vector<NDArray>& args,
+                                         const std::vector<NDArray>& arg_grads,
+                                         const std::vector<GradReq>& grad_reqs,
+                                         const std::vector<NDArray>& aux_states) {
+  std::unique_ptr<Executor> exe(new Executor());
+  exe->impl_ = std::make_unique<Impl>();
+  Impl& impl = *exe->impl_;
+  exe->symbol_ = symbol;
+  exe->dev_ = dev;
+  const std::vector<NodePtr> arg_nodes = symbol.ArgumentNodes();
+  const std::vector<NodePtr> aux_nodes = symbol.AuxiliaryNodes();
+  std::vector<std::string> arg_names;
+  for (const auto& n : arg_nodes) arg_names.push_back(n->attrs.name);
+  SYMNET_CHECK_EQ(args.size(), arg_nodes.size())
+      << "bind: expected one array per argument (" << JoinNames(arg_names) << ")";
+  SYMNET_CHECK_EQ(aux_states.size(), aux_nodes.size()) << "bind: expected one array per auxiliary state";
+  SYMNET_CHECK(grad_reqs.size() == arg_nodes.size() && arg_grads.size() == arg_nodes.size())
+      << "bind: expected one gradient array and grad_req per argument";
+  exe->args_ = args;
+  exe->aux_ = aux_states;
+  exe->grad_reqs_ = grad_reqs;
+  exe->grads_ = arg_grads;
+  for (size_t i = 0; i < args.size(); ++i) {
+    SYMNET_CHECK(!args[i].is_none()) << "bind: argument '" << arg_names[i] << "' has no array";
+    SYMNET_CHECK(args[i].device() == dev) << "bind: argument '" << arg_names[i] << "' is on "
+                                          << args[i].device() << " but the executor on " << dev;
+    if (grad_reqs[i] != GradReq::kNull) {
+      SYMNET_CHECK(!arg_grads[i].is_none())
+          << "bind: argument '" << arg_names[i] << "' needs a gradient array (grad_req is not null)";
+      SYMNET_CHECK(arg_grads[i].shape() == args[i].shape() && arg_grads[i].dtype() == args[i].dtype())
+          << "bind: gradient array of '" << arg_names[i] << "' has shape " << arg_grads[i].shape()
+          << " and dtype " << arg_grads[i].dtype() << "; expected " << args[i].shape() << " and "
+          << args[i].dtype();
+    }
+  }
+
+  // 1. the whole graph: forward heads, then gradients of the arguments that need them
+  std::vector<NodeEntry> heads = symbol.outputs;
+  const size_t num_outputs = heads.size();
+  std::vector<NodePtr> xs;
+  std::vector<size_t> x_arg_index;
+  for (size_t i = 0; i < arg_nodes.size(); ++i)
+    if (grad_reqs[i] != GradReq::kNull) {
+      xs.push_back(arg_nodes[i]);
+      x_arg_index.push_back(i);
+    }
+  std::vector<NodePtr> head_grad_nodes;
+  std::vector<NodeEntry> grad_entries;
+  if (!xs.empty()) {
+    std::vector<NodeEntry> ys_grads;
+    for (size_t i = 0; i < num_outputs; ++i) {
+      head_grad_nodes.push_back(Node::Variable(OutputName(heads[i]) + "_head_grad"));
+      ys_grads.push_back(NodeEntry{head_grad_nodes.back(), 0, 0});
+    }
+    grad_entries = Gradient(heads, xs, ys_grads);
+    heads.insert(heads.end(), grad_entries.begin(), grad_entries.end());
+  }
+  IndexedGraph g(heads);
+  size_t num_forward_nodes = 0;
+  DFSVisit(symbol.outputs, [&](const NodePtr&) { ++num_forward_nodes; });
+
+  // 2. shapes and dtypes: from the arrays, then the head gradients from the forward outputs
+  std::vector<Shape> shapes(g.num_entries());
+  std::vector<DType> types(g.num_entries(), DType::kUnknown);
+  std::unordered_map<const Node*, NDArray> var_arrays;
+  for (size_t i = 0; i < arg_nodes.size(); ++i) var_arrays[arg_nodes[i].get()] = args[i];
+  for (size_t i = 0; i < aux_nodes.size(); ++i) var_arrays[aux_nodes[i].get()] = aux_states[i];
+  for (const auto& kv : var_arrays) {
+    if (!g.has_node(kv.first)) continue;
+    const uint32_t e = g.entry_id(g.node_id(kv.first), 0);
+    shapes[e] = kv.second.shape();
+    types[e] = kv.second.dtype();
+  }
+  InferShapes(g, &shapes);
+  InferTypes(g, &types);
+  for (size_t i = 0; i < head_grad_nodes.size(); ++i) {
+    if (!g.has_node(head_grad_nodes[i].get())) continue;
+    const uint32_t e = g.entry_id(g.node_id(head_grad_nodes[i].get()), 0);
+    shapes[e] = shapes[g.entry_id(g.outputs()[i])];
+    types[e] = types[g.entry_id(g.outputs()[i])];
+  }
+  std::string unknown;
+  if (InferShapes(g, &shapes) != 0 || InferTypes(g, &types) != 0) {
+    for (uint32_t nid = 0; nid < g.num_nodes(); ++nid)
+      for (uint32_t i = 0; i < g.node(nid).num_outputs(); ++i) {
+        const uint32_t e = g.entry_id(nid, i);
+        if (!shapes[e].is_known() || types[e] == DType::kUnknown)
+          unknown += (unknown.empty() ? "" : ", ") + g.node(nid).attrs.name;
+      }
+    SYMNET_THROW << "bind: cannot infer the shape or dtype of: " << unknown;
+  }
+
+  // 3. memory: which entries own memory, which must outlive the graph, then the plan
+  std::vector<bool> external(g.num_entries(), false), keep_alive(g.num_entries(), false);
+  for (uint32_t nid : g.input_nodes()) external[g.entry_id(nid, 0)] = true;
+  std::unordered_map<uint32_t, size_t> grad_of_entry;  // entry -> argument index
+  for (size_t k = 0; k < grad_entries.size(); ++k) {
+    const uint32_t e = g.entry_id(grad_entries[k]);
+    external[e] = true;
+    grad_of_entry[e] = x_arg_index[k];
+  }
+  for (size_t i = 0; i < num_outputs; ++i) keep_alive[g.entry_id(g.outputs()[i])] = true;
+  std::vector<uint32_t> order;
+  for (uint32_t nid = 0; nid < g.num_nodes(); ++nid)
+    if (!g.node(nid).is_variable()) order.push_back(nid);
+  MemoryPlan plan = PlanMemory(g, shapes, types, external, keep_alive, order);
+  exe->report_ = plan.report;
+  impl.arena = AllocStorage(plan.report.arena_bytes, dev);
+
+  // 4. every entry's memory
+  std::vector<TBlob> blobs(g.num_entries());
+  for (uint32_t nid = 0; nid < g.num_nodes(); ++nid) {
+    const Node& n = g.node(nid);
+    for (uint32_t i = 0; i < n.num_outputs(); ++i) {
+      const uint32_t e = g.entry_id(nid, i);
+      if (plan.entry_offset[e] != MemoryPlan::kExternal) {
+        blobs[e] = TBlob(static_cast<char*>(impl.arena->ptr()) + plan.entry_offset[e], shapes[e],
+                         types[e], dev);
+      }
+    }
+  }
+  for (const auto& kv : var_arrays)
+    if (g.has_node(kv.first)) blobs[g.entry_id(g.node_id(kv.first), 0)] = kv.second.data();
+  impl.head_grads.resize(num_outputs);
+  for (size_t i = 0; i < head_grad_nodes.size(); ++i) {
+    if (!g.has_node(head_grad_nodes[i].get())) continue;
+    const uint32_t e = g.entry_id(g.node_id(head_grad_nodes[i].get()), 0);
+    impl.head_grads[i] = NDArray(shapes[e], dev, types[e]);
+    blobs[e] = impl.head_grads[i].data();
+  }
+  for (const auto& kv : grad_of_entry) blobs[kv.first] = arg_grads[kv.second].data();
+
+  // 5. the op calls, in order; forward nodes come first in the indexed graph
+  for (uint32_t nid : order) {
+    const Node& n = g.node(nid);
+    const FCompute* fn = n.op()->attr<FCompute>(FComputeKey(dev));
+    SYMNET_CHECK(fn != nullptr) << "operator " << n.op()->name << " (node '" << n.attrs.name
+                                << "') has no kernel for " << dev;
+    OpCall c;
+    c.node = &n;
+    c.fn = fn;
+    for (const auto& in : g[nid].inputs) c.in.push_back(blobs[g.entry_id(in)]);
+    for (uint32_t i = 0; i < n.num_outputs(); ++i) {
+      const uint32_t e = g.entry_id(nid, i);
+      c.out.push_back(blobs[e]);
+      OpReqType req = plan.inplace_source[e] >= 0 ? kWriteInplace : kWriteTo;
+      auto it = grad_of_entry.find(e);
+      if (it != grad_of_entry.end() && grad_reqs[it->second] == GradReq::kAdd) req = kAddTo;
+      c.req.push_back(req);
+    }
+    if (plan.temp_bytes[nid] > 0) {
+      c.temp = static_cast<char*>(impl.arena->ptr()) + plan.temp_offset[nid];
+      c.temp_bytes = plan.temp_bytes[nid];
+    }
+    if (nid < num_forward_nodes) ++impl.num_forward_calls;
+    impl.calls.push_back(std::move(c));
+  }
+
+  // 6. output arrays: views of the arena (or the variable's own array)
+  for (size_t i = 0; i < num_outputs; ++i) {
+    const uint32_t e = g.entry_id(g.outputs()[i]);
+    const Node& n = g.node(g.outputs()[i].node_id);
+    if (n.is_variable()) {
+      exe->outputs_.push_back(var_arrays.at(&n));
+    } else {
+      exe->outputs_.push_back(NDArray(impl.arena, plan.entry_offset[e], shapes[e], types[e]));
+    }
+    impl.output_names.push_back(OutputName(symbol.outputs[i]));
+  }
+  // the calls point at nodes (gradient nodes included) that the indexed graph owns
+  impl.graph = std::make_unique<IndexedGraph>(std::move(g));
+  return exe;
+}
+
+std::unique_ptr<Executor> Executor::SimpleBind(const Symbol& symbol, Device dev,
+                                               const std::map<std::string, Shape>& shapes,
+                                               const std::map<std::string, DType>& dtypes,
+                                               const std::map<std::string, GradReq>& grad_reqs,
+                                               GradReq default_req) {
+  std::vector<Shape> arg_shapes, out_shapes, aux_shapes;
+  symbol.InferShape(shapes, &arg_shapes, &out_shapes, &aux_shapes, true);
+  std::vector<DType> arg_types, out_types, aux_types;
+  std::map<std::string, DType> known_types = dtypes;
+  symbol.InferType(known_types, &arg_types, &out_types, &aux_types, true);
+  const auto arg_names = symbol.ListArguments();
+  const auto aux_names = symbol.ListAuxiliaryStates();
+  std::string missing;
+  for (size_t i = 0; i < arg_names.size(); ++i)
+    if (!arg_shapes[i].is_known()) missing += (missing.empty() ? "" : ", ") + arg_names[i];
+  for (size_t i = 0; i < aux_names.size(); ++i)
+    if (!aux_shapes[i].is_known()) missing += (missing.empty() ? "" : ", ") + aux_names[i];
+  SYMNET_CHECK(missing.empty()) << "simple_bind: cannot infer the shapes of " << missing
+                                << " from the given shapes; give them explicitly";
+  for (const auto& kv : grad_reqs) {
+    bool found = false;
+    for (const auto& n : arg_names) found = found || n == kv.first;
+    SYMNET_CHECK(found) << "simple_bind: grad_req given for '" << kv.first
+                        << "', which is not an argument";
+  }
+  // dtypes default to float32 where nothing decides them
+  auto type_or_default = [](DType t) { return t == DType::kUnknown ? DType::kFloat32 : t; };
+  std::vector<NDArray> args, grads, aux;
+  std::vector<GradReq> reqs;
+  for (size_t i = 0; i < arg_names.size(); ++i) {
+    const DType t = type_or_default(arg_types[i]);
+    args.push_back(NDArray::Zeros(arg_shapes[i], dev, t));
+    auto it = grad_reqs.find(arg_names[i]);
+    const GradReq r = it == grad_reqs.end() ? default_req : it->second;
+    reqs.push_back(r);
+    grads.push_back(r == GradReq::kNull ? NDArray() : NDArray::Zeros(arg_shapes[i], dev, t));
+  }
+  for (size_t i = 0; i < aux_names.size(); ++i)
+    aux.push_back(NDArray::Zeros(aux_shapes[i], dev, type_or_default(aux_types[i])));
+  return Bind(symbol, dev, args, grads, reqs, aux);
+}
+
+void Executor::Forward(bool is_train) { impl_->Run(0, impl_->num_forward_calls, is_train, dev_); }
+
+void Executor::Backward(const std::vector<NDArray>& head_grads) {
+  Impl& impl = *impl_;
+  if (!head_grads.empty()) {
+    SYMNET_CHECK_EQ(head_grads.size(), outputs_.size())
+        << "backward: expected one head gradient per output";
+    for (size_t i = 0; i < head_grads.size(); ++i) {
+      if (impl.head_grads[i].is_none() || head_grads[i].is_none()) continue;
+      SYMNET_CHECK(head_grads[i].shape() == impl.head_grads[i].shape())
+          << "backward: head gradient " << i << " (" << impl.output_names[i] << ") has shape "
+          << head_grads[i].shape() << "; expected " << impl.head_grads[i].shape();
+      impl.head_grads[i].CopyFrom(head_grads[i]);
+    }
+    impl.head_grads_filled = false;
+  } else if (!impl.head_grads_filled) {
+    for (auto& h : impl.head_grads)
+      if (!h.is_none()) h.Fill(1.0);
+    impl.head_grads_filled = true;
+  }
+  impl.Run(impl.num_forward_calls, impl.calls.size(), true, dev_);
+}
+
+std::string Executor::DebugString() const {
+  std::ostringstream os;
+  const char* arena = static_cast<const char*>(impl_->arena->ptr());
+  for (size_t i = 0; i < impl_->calls.size(); ++i) {
+    const OpCall& c = impl_->calls[i];
+    os << (i < impl_->num_forward_calls ? "fwd " : "bwd ") << c.node->attrs.name << " ("
+       << c.node->op()->name << ") ->";
+    for (size_t k = 0; k < c.out.size(); ++k) {
+      const char* p = static_cast<const char*>(c.out[k].dptr_);
+      os << " " << c.out[k].shape_ << ":" << c.out[k].dtype_;
+      if (p >= arena && p < arena + report_.arena_bytes) os << "@" << (p - arena);
+      if (c.req[k] == kWriteInplace) os << "(inplace)";
+      if (c.req[k] == kAddTo) os << "(add)";
+    }
+    os << "\n";
+  }
+  os << "arena " << report_.arena_bytes << " bytes, no sharing " << report_.no_sharing_bytes
+     << ", lower bound " << report_.lower_bound_bytes << ", in-place " << report_.num_inplace
+     << ", external " << report_.external_bytes << "\n";
+  return os.str();
+}
+
+}  // namespace symnet
