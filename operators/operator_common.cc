@@ -40,15 +40,12 @@ std::vector<NodeEntry> MakeGradNode(const char* op_name, const NodePtr& fwd,
   return outs;
 }
 
-namespace {
-/*! \brief Backward dicts copy the forward op's parameters (not user attributes). */
 std::map<std::string, std::string> ParamsOf(const NodePtr& n) {
   std::map<std::string, std::string> d;
   for (const auto& kv : n->attrs.dict)
     if (kv.first.compare(0, 2, "__") != 0) d.insert(kv);
   return d;
 }
-}  // namespace
 
 FGradient ElemwiseGradUseIn(const char* backward_op) {
   return [backward_op](const NodePtr& n, const std::vector<NodeEntry>& ograds) {

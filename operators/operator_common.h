@@ -68,6 +68,8 @@ std::vector<std::pair<int, int>> InplaceIn0Out0(const NodeAttrs&);
 std::vector<NodeEntry> MakeGradNode(const char* op_name, const NodePtr& fwd, std::vector<NodeEntry> inputs,
                                     const std::map<std::string, std::string>& dict = {},
                                     const char* suffix = "backward");
+/*! \brief The op parameters of a node (its dict without "__x__" user attributes). */
+std::map<std::string, std::string> ParamsOf(const NodePtr& n);
 /*! \brief FGradient: backward op gets (ograds..., forward inputs...). */
 FGradient ElemwiseGradUseIn(const char* backward_op);
 /*! \brief FGradient: backward op gets (ograds..., forward outputs...). */

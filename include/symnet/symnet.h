@@ -1,0 +1,19 @@
+/*! \brief The one include for symnet's C++ API. */
+#ifndef SYMNET_SYMNET_H_
+#define SYMNET_SYMNET_H_
+
+#include "symnet/base.h"
+#include "symnet/device.h"
+#include "symnet/dtype.h"
+#include "symnet/executor.h"
+#include "symnet/imperative.h"
+#include "symnet/ndarray.h"
+#include "symnet/op.h"
+#include "symnet/operator_builder.h"
+#include "symnet/ops.h"
+#include "symnet/pass.h"
+#include "symnet/runtime.h"
+#include "symnet/shape.h"
+#include "symnet/symbol.h"
+
+#endif  // SYMNET_SYMNET_H_

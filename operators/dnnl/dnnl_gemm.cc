@@ -1,0 +1,127 @@
+/*! \brief GemmPlan: oneDNN matmul with strided (transposed) operands, staging and a loop fallback. */
+#include "dnnl_gemm.h"
+
+#include <cstring>
+
+#include "dnnl_common.h"
+
+namespace symnet {
+namespace dnnl_util {
+
+struct GemmPlan::Impl {
+  enum Mode { kNative, kStaged, kLoop } mode = kLoop;
+  dnnl::matmul prim;
+  dnnl::memory::desc a_md, b_md, c_md, bias_md;
+  std::string impl_name;
+  // float32 copies of the operands when staging a 16-bit GEMM
+  std::vector<float> a32, b32, c32, bias32;
+};
+
+namespace {
+
+dnnl::memory::desc Matrix(int64_t rows, int64_t cols, bool transposed, dnnl::memory::data_type t) {
+  // logical [rows, cols]; a transposed operand is stored [cols, rows] row-major
+  const dnnl::memory::dims strides = transposed ? dnnl::memory::dims{1, rows} : dnnl::memory::dims{cols, 1};
+  return dnnl::memory::desc({rows, cols}, t, strides);
+}
+
+template <typename T>
+void LoopGemm(const GemmConfig& c, const T* a, const T* b, T* out, const T* bias) {
+  const int64_t M = c.m, N = c.n, K = c.k;
+#pragma omp parallel for if (M * N * K >= 32768)
+  for (int64_t i = 0; i < M; ++i) {
+    for (int64_t j = 0; j < N; ++j) {
+      T s = bias ? bias[j] : T(0);
+      for (int64_t p = 0; p < K; ++p) {
+        const T av = c.trans_a ? a[p * M + i] : a[i * K + p];
+        const T bv = c.trans_b ? b[j * K + p] : b[p * N + j];
+        s += av * bv;
+      }
+      out[i * N + j] = c.accumulate ? out[i * N + j] + s : s;
+    }
+  }
+}
+
+}  // namespace
+
+GemmPlan::GemmPlan(const GemmConfig& cfg) : cfg_(cfg), impl_(std::make_unique<Impl>()) {
+  SYMNET_CHECK(IsFloatType(cfg.dtype)) << "GEMM supports floating types, not " << cfg.dtype;
+  if (cfg.dtype == DType::kFloat64) {
+    impl_->mode = Impl::kLoop;
+    return;
+  }
+  const DType run_type = NativeSupport(cfg.dtype) ? cfg.dtype : DType::kFloat32;
+  impl_->mode = run_type == cfg.dtype ? Impl::kNative : Impl::kStaged;
+  const auto dt = ToDnnl(run_type);
+  impl_->a_md = Matrix(cfg.m, cfg.k, cfg.trans_a, dt);
+  impl_->b_md = Matrix(cfg.k, cfg.n, cfg.trans_b, dt);
+  impl_->c_md = Matrix(cfg.m, cfg.n, false, dt);
+  dnnl::primitive_attr attr;
+  if (cfg.accumulate) {
+    dnnl::post_ops po;
+    po.append_sum(1.0f);
+    attr.set_post_ops(po);
+  }
+  std::unique_ptr<dnnl::matmul::desc> desc;
+  if (cfg.bias) {
+    impl_->bias_md = dnnl::memory::desc({1, cfg.n}, dt, dnnl::memory::format_tag::ab);
+    desc = std::make_unique<dnnl::matmul::desc>(impl_->a_md, impl_->b_md, impl_->bias_md, impl_->c_md);
+  } else {
+    desc = std::make_unique<dnnl::matmul::desc>(impl_->a_md, impl_->b_md, impl_->c_md);
+  }
+  dnnl::matmul::primitive_desc pd(*desc, attr, Engine());
+  impl_->impl_name = pd.impl_info_str();
+  impl_->prim = dnnl::matmul(pd);
+  if (impl_->mode == Impl::kStaged) {
+    impl_->a32.resize(cfg.m * cfg.k);
+    impl_->b32.resize(cfg.k * cfg.n);
+    impl_->c32.resize(cfg.m * cfg.n);
+    if (cfg.bias) impl_->bias32.resize(cfg.n);
+  }
+}
+
+GemmPlan::~GemmPlan() = default;
+
+std::string GemmPlan::Describe() const {
+  switch (impl_->mode) {
+    case Impl::kNative: return "dnnl:" + impl_->impl_name;
+    case Impl::kStaged: return "staged-f32:" + impl_->impl_name;
+    default: return "loop";
+  }
+}
+
+void GemmPlan::Run(const void* a, const void* b, void* c, const void* bias) {
+  const GemmConfig& cfg = cfg_;
+  if (impl_->mode == Impl::kLoop) {
+    LoopGemm(cfg, static_cast<const double*>(a), static_cast<const double*>(b),
+             static_cast<double*>(c), static_cast<const double*>(bias));
+    return;
+  }
+  const void *pa = a, *pb = b, *pbias = bias;
+  void* pc = c;
+  if (impl_->mode == Impl::kStaged) {
+    ConvertElements(a, cfg.dtype, impl_->a32.data(), DType::kFloat32, impl_->a32.size());
+    ConvertElements(b, cfg.dtype, impl_->b32.data(), DType::kFloat32, impl_->b32.size());
+    if (cfg.accumulate)
+      ConvertElements(c, cfg.dtype, impl_->c32.data(), DType::kFloat32, impl_->c32.size());
+    if (cfg.bias) ConvertElements(bias, cfg.dtype, impl_->bias32.data(), DType::kFloat32, cfg.n);
+    pa = impl_->a32.data();
+    pb = impl_->b32.data();
+    pc = impl_->c32.data();
+    pbias = impl_->bias32.data();
+  }
+  const dnnl::engine& eng = Engine();
+  dnnl::memory ma(impl_->a_md, eng, const_cast<void*>(pa));
+  dnnl::memory mb(impl_->b_md, eng, const_cast<void*>(pb));
+  dnnl::memory mc(impl_->c_md, eng, pc);
+  std::unordered_map<int, dnnl::memory> args{
+      {DNNL_ARG_SRC, ma}, {DNNL_ARG_WEIGHTS, mb}, {DNNL_ARG_DST, mc}};
+  if (cfg.bias) args[DNNL_ARG_BIAS] = dnnl::memory(impl_->bias_md, eng, const_cast<void*>(pbias));
+  impl_->prim.execute(Stream(), args);
+  Stream().wait();
+  if (impl_->mode == Impl::kStaged)
+    ConvertElements(impl_->c32.data(), DType::kFloat32, c, cfg.dtype, impl_->c32.size());
+}
+
+}  // namespace dnnl_util
+}  // namespace symnet

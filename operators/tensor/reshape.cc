@@ -1,0 +1,134 @@
+/*! \brief Reshape (with MXNet's special values 0, -1, -2, -3, -4) and Flatten. */
+#include "elemwise_kernels.h"
+
+namespace symnet {
+namespace ops {
+
+struct ReshapeParam : public dmlc::Parameter<ReshapeParam> {
+  Shape shape;
+  bool reverse;
+  DMLC_DECLARE_PARAMETER(ReshapeParam) {
+    DMLC_DECLARE_FIELD(shape).set_default(Shape()).describe(
+        "The target shape. Special values: 0 copies the input dim, -1 infers one dim, -2 copies "
+        "all remaining dims, -3 merges two consecutive dims, -4 splits a dim into the next two.");
+    DMLC_DECLARE_FIELD(reverse).set_default(false).describe(
+        "Apply the special values from right to left.");
+  }
+};
+DMLC_REGISTER_PARAMETER(ReshapeParam);
+
+/*! \brief Resolves MXNet's reshape codes against an input shape (left to right). */
+Shape ResolveReshape(const Shape& target, const Shape& in) {
+  Shape out = Shape::Scalar();
+  int infer = -1;
+  int src = 0;
+  const int n = target.ndim();
+  auto bad = [&](const char* why) -> Shape {
+    SYMNET_THROW << "cannot reshape " << in << " to " << target << ": " << why;
+  };
+  for (int i = 0; i < n; ++i) {
+    const int64_t t = target[i];
+    if (t > 0) {
+      out.push_back(t);
+      ++src;
+    } else if (t == 0) {
+      if (src >= in.ndim()) return bad("0 refers past the last input dim");
+      out.push_back(in[src++]);
+    } else if (t == -1) {
+      if (infer >= 0) return bad("more than one -1");
+      infer = out.ndim();
+      out.push_back(1);
+      ++src;
+    } else if (t == -2) {
+      while (src < in.ndim()) out.push_back(in[src++]);
+    } else if (t == -3) {
+      if (src + 1 >= in.ndim()) return bad("-3 needs two input dims");
+      out.push_back(in[src] * in[src + 1]);
+      src += 2;
+    } else if (t == -4) {
+      if (i + 2 >= n || src >= in.ndim()) return bad("-4 needs a dim and two following values");
+      int64_t a = target[i + 1], b = target[i + 2];
+      const int64_t d = in[src++];
+      if (a == -1) a = d / b;
+      if (b == -1) b = d / a;
+      if (a * b != d) return bad("-4 split does not match the dim");
+      out.push_back(a);
+      out.push_back(b);
+      i += 2;
+    } else {
+      return bad("unknown special value");
+    }
+  }
+  if (infer >= 0) {
+    int64_t known = 1;
+    for (int i = 0; i < out.ndim(); ++i)
+      if (i != infer) known *= out[i];
+    if (known == 0 || in.Size() % known != 0) return bad("the size does not divide");
+    out[infer] = in.Size() / known;
+  }
+  if (out.Size() != in.Size()) return bad("the number of elements differs");
+  return out;
+}
+
+namespace {
+
+bool ReshapeShape(const NodeAttrs& attrs, std::vector<Shape>* in, std::vector<Shape>* out) {
+  const ReshapeParam& p = Param<ReshapeParam>(attrs);
+  if (!(*in)[0].is_known()) return false;
+  SYMNET_CHECK(p.shape.ndim_known()) << "Reshape needs a target 'shape'";
+  if (!p.reverse) {
+    AssignOutShape(out, 0, ResolveReshape(p.shape, (*in)[0]));
+  } else {
+    Shape rt(p.shape.ToVector().rbegin(), p.shape.ToVector().rend());
+    const auto iv = (*in)[0].ToVector();
+    Shape ri(iv.rbegin(), iv.rend());
+    const auto ov = ResolveReshape(rt, ri).ToVector();
+    AssignOutShape(out, 0, Shape(ov.rbegin(), ov.rend()));
+  }
+  return true;
+}
+
+bool FlattenShape(const NodeAttrs&, std::vector<Shape>* in, std::vector<Shape>* out) {
+  const Shape& s = (*in)[0];
+  if (!s.is_known()) return false;
+  SYMNET_CHECK(s.ndim() >= 1) << "Flatten needs an input with at least one dim";
+  AssignOutShape(out, 0, Shape{s[0], s.ProdRange(1, s.ndim())});
+  return true;
+}
+
+}  // namespace
+
+SYMNET_REGISTER_OP(Reshape)
+    .add_alias("reshape")
+    .describe("Gives the data a new shape without changing its contents.")
+    .set_attr_parser(ParamParser<ReshapeParam>)
+    .add_arguments(ParamDocs<ReshapeParam>())
+    .add_argument("data", "NDArray-or-Symbol", "The input.")
+    .set_attr<FInferShape>("FInferShape", ReshapeShape)
+    .set_attr<FInferType>("FInferType", ElemwiseType)
+    .set_attr<FInplaceOption>("FInplaceOption", InplaceIn0Out0)
+    .set_attr<FGradient>("FGradient", ElemwiseGradUseNone("_backward_reshape"))
+    .set_attr<FCompute>("FCompute<cpu>", CopyCompute);
+
+SYMNET_REGISTER_OP(Flatten)
+    .add_alias("flatten")
+    .describe("Flattens the input to 2-D: (d0, d1*d2*...*dk).")
+    .add_argument("data", "NDArray-or-Symbol", "The input.")
+    .set_attr<FInferShape>("FInferShape", FlattenShape)
+    .set_attr<FInferType>("FInferType", ElemwiseType)
+    .set_attr<FInplaceOption>("FInplaceOption", InplaceIn0Out0)
+    .set_attr<FGradient>("FGradient", [](const NodePtr& n, const std::vector<NodeEntry>& g) {
+      return MakeGradNode("_backward_reshape", n, {g[0]});
+    })
+    .set_attr<FCompute>("FCompute<cpu>", CopyCompute);
+
+/*! \brief Gradient of any reshape: the same bytes with the forward input's shape. */
+SYMNET_REGISTER_OP(_backward_reshape)
+    .set_attr_parser([](NodeAttrs*) {})
+    .add_arguments(ParamDocs<ReshapeParam>())
+    .set_attr<TIsBackward>("TIsBackward", true)
+    .set_attr<FInplaceOption>("FInplaceOption", InplaceIn0Out0)
+    .set_attr<FCompute>("FCompute<cpu>", CopyCompute);
+
+}  // namespace ops
+}  // namespace symnet

@@ -1,0 +1,91 @@
+/*! \brief The symnet._core extension module: errors, features, registry and imperative calls. */
+#include "bindings.h"
+
+namespace symnet {
+namespace python {
+
+py::object ShapeToPy(const Shape& s) {
+  if (!s.ndim_known()) return py::none();
+  py::tuple t(s.ndim());
+  for (int i = 0; i < s.ndim(); ++i) {
+    if (s[i] < 0) {
+      t[i] = py::none();
+    } else {
+      t[i] = py::int_(s[i]);
+    }
+  }
+  return std::move(t);
+}
+
+Shape ShapeFromPy(const py::handle& obj) {
+  if (obj.is_none()) return Shape();
+  if (py::isinstance<py::int_>(obj)) return Shape{obj.cast<int64_t>()};
+  Shape s = Shape::Scalar();
+  for (const auto& d : obj) s.push_back(d.is_none() ? -1 : d.cast<int64_t>());
+  return s;
+}
+
+Device DeviceFromPy(const py::handle& obj) {
+  auto t = obj.cast<std::pair<int, int>>();
+  return Device{static_cast<Device::Type>(t.first), t.second};
+}
+
+void InitRegistry(py::module_& m) {
+  m.def("list_ops", &Op::ListNames, "Names of all registered operators.");
+  m.def("op_info", [](const std::string& name) {
+    const Op* op = Op::Get(name);
+    py::dict d;
+    d["name"] = op->name;
+    d["description"] = op->description;
+    py::list params, inputs;
+    for (const auto& p : op->params) params.append(py::make_tuple(p.name, p.type_info, p.description));
+    for (const auto& p : op->inputs) inputs.append(py::make_tuple(p.name, p.type_info, p.description));
+    d["params"] = params;
+    d["inputs"] = inputs;
+    d["key_var_num_args"] = op->key_var_num_args;
+    d["aliases"] = Op::ListAliases(op->name);
+    d["is_backward"] = op->attr<TIsBackward>("TIsBackward") != nullptr;
+    d["has_gradient"] = op->has_attr("FGradient");
+    return d;
+  });
+  m.def("invoke",
+        [](const std::string& op, const std::map<std::string, std::string>& params,
+           const std::vector<NDArray>& inputs, const std::vector<NDArray>& outputs) {
+          py::gil_scoped_release release;
+          return Invoke(op, params, inputs, outputs);
+        },
+        py::arg("op"), py::arg("params"), py::arg("inputs"), py::arg("outputs"));
+  m.def("features", &Features);
+  m.def("num_gpus", &NumGPUs);
+  m.def("built_with_cuda", &BuiltWithCUDA);
+  m.def("cuda_self_test", [](int dev) {
+    std::string why;
+    const bool ok = cuda::SelfTest(dev, &why);
+    return py::make_tuple(ok, why);
+  });
+  m.def("name_reset", &NameManager::Reset);
+  m.def("name_get", &NameManager::Get);
+}
+
+}  // namespace python
+}  // namespace symnet
+
+PYBIND11_MODULE(_core, m) {
+  using namespace symnet::python;  // NOLINT
+  m.doc() = "symnet's C++ core";
+  // MXNetError subclasses RuntimeError; symnet::Error (a dmlc::Error) and dmlc's own errors map to it
+  static PyObject* error_type =
+      PyErr_NewException("symnet._core.MXNetError", PyExc_RuntimeError, nullptr);
+  m.add_object("MXNetError", py::handle(error_type));
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const dmlc::Error& e) {
+      PyErr_SetString(error_type, e.what());
+    }
+  });
+  InitRegistry(m);
+  InitNDArray(m);
+  InitSymbol(m);
+  InitExecutor(m);
+}

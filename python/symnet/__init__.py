@@ -1,0 +1,20 @@
+"""symnet: a symbolic-graph deep-learning framework with MXNet's symbol API and automatic
+mixed precision. MXNet scripts run with `import symnet as mx` for the supported subset."""
+from . import _core
+from .base import MXNetError
+from .context import Context, cpu, cpu_pinned, current_context, gpu, num_gpus
+from . import base, context, name
+from . import ndarray
+from . import ndarray as nd
+from . import symbol
+from . import symbol as sym
+from . import executor
+from . import optimizer
+from . import test_utils
+
+__version__ = "0.1.0"
+
+
+def features():
+    """Build features and versions: CUDA, CUDNN, DNNL, F16C, AVX512_BF16, ..."""
+    return _core.features()

@@ -1,0 +1,85 @@
+"""Generates symnet.sym.<Op> and symnet.nd.<Op> functions from the C++ operator registry."""
+from . import _core
+from .base import param_str
+
+
+def _doc(info):
+    lines = [info["description"] or info["name"], "", "Parameters", "----------"]
+    for name, type_info, desc in info["inputs"]:
+        lines.append("%s : %s" % (name, type_info))
+        if desc:
+            lines.append("    " + desc)
+    for name, type_info, desc in info["params"]:
+        lines.append("%s : %s" % (name, type_info))
+        if desc:
+            lines.append("    " + desc)
+    lines.append("name : str, optional\n    Name of the resulting symbol.")
+    return "\n".join(lines)
+
+
+def _split_params(kwargs, is_input):
+    inputs, params = {}, {}
+    for key, value in kwargs.items():
+        if is_input(value):
+            inputs[key] = value
+        elif value is not None:
+            params[key] = param_str(value)
+    return inputs, params
+
+
+def _make_symbol_function(op_name, info):
+    from .symbol import Symbol, _compose
+
+    def op_function(*args, **kwargs):
+        name = kwargs.pop("name", None)
+        attr = kwargs.pop("attr", None)
+        kwargs.pop("out", None)
+        args = list(args)
+        if len(args) == 1 and isinstance(args[0], (list, tuple)) and info["key_var_num_args"]:
+            args = list(args[0])
+        for a in args:
+            if not isinstance(a, Symbol):
+                raise TypeError("%s: positional arguments must be Symbols, got %r" % (op_name, type(a)))
+        sym_kwargs, params = _split_params(kwargs, lambda v: isinstance(v, Symbol))
+        return _compose(op_name, name, params, args, sym_kwargs, attr)
+
+    op_function.__name__ = op_name
+    op_function.__doc__ = _doc(info)
+    return op_function
+
+
+def _make_ndarray_function(op_name, info):
+    from .ndarray import NDArray, _invoke
+
+    input_names = [i[0] for i in info["inputs"]]
+
+    def op_function(*args, **kwargs):
+        out = kwargs.pop("out", None)
+        kwargs.pop("name", None)
+        args = list(args)
+        if len(args) == 1 and isinstance(args[0], (list, tuple)) and info["key_var_num_args"]:
+            args = list(args[0])
+        nd_kwargs, params = _split_params(kwargs, lambda v: isinstance(v, NDArray))
+        inputs = list(args)
+        for name in input_names[len(inputs):]:
+            if name in nd_kwargs:
+                inputs.append(nd_kwargs.pop(name))
+        if nd_kwargs:
+            raise TypeError("%s: unexpected array arguments %s" % (op_name, sorted(nd_kwargs)))
+        return _invoke(op_name, params, inputs, out)
+
+    op_function.__name__ = op_name
+    op_function.__doc__ = _doc(info)
+    return op_function
+
+
+def populate(namespace, kind):
+    """Adds one function per operator (and alias) to `namespace`; backward ops are skipped."""
+    make = _make_symbol_function if kind == "symbol" else _make_ndarray_function
+    for op_name in _core.list_ops():
+        info = _core.op_info(op_name)
+        if info["is_backward"] or op_name.startswith("_backward"):
+            continue
+        for name in [op_name] + list(info["aliases"]):
+            if name not in namespace or getattr(namespace[name], "__module__", "") == __name__:
+                namespace[name] = make(name, info)

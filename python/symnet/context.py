@@ -1,0 +1,76 @@
+"""Devices: symnet.cpu(), symnet.gpu(i), and the default-context scope."""
+import threading
+
+from . import _core
+
+
+class Context:
+    """A device, as MXNet's Context: device_type 'cpu' or 'gpu' plus device_id."""
+
+    devtype2str = {1: "cpu", 2: "gpu", 3: "cpu_pinned"}
+    devstr2type = {"cpu": 1, "gpu": 2, "cpu_pinned": 3}
+    _default = threading.local()
+
+    def __init__(self, device_type, device_id=0):
+        if isinstance(device_type, Context):
+            device_type, device_id = device_type.device_type, device_type.device_id
+        if device_type not in self.devstr2type:
+            raise ValueError("unknown device type %r; expected 'cpu' or 'gpu'" % (device_type,))
+        self.device_type = device_type
+        self.device_id = int(device_id)
+        self._old = None
+
+    @property
+    def device_typeid(self):
+        return self.devstr2type[self.device_type]
+
+    def _handle(self):
+        return (self.device_typeid, self.device_id)
+
+    def __eq__(self, other):
+        return (isinstance(other, Context) and self.device_type == other.device_type
+                and self.device_id == other.device_id)
+
+    def __hash__(self):
+        return hash((self.device_type, self.device_id))
+
+    def __repr__(self):
+        return "%s(%d)" % (self.device_type, self.device_id)
+
+    __str__ = __repr__
+
+    def __enter__(self):
+        self._old = current_context()
+        Context._default.value = self
+        return self
+
+    def __exit__(self, *exc):
+        Context._default.value = self._old
+
+    @staticmethod
+    def from_handle(handle):
+        return Context(Context.devtype2str[handle[0]], handle[1])
+
+
+def cpu(device_id=0):
+    """The CPU context."""
+    return Context("cpu", device_id)
+
+
+def cpu_pinned(device_id=0):
+    return Context("cpu_pinned", device_id)
+
+
+def gpu(device_id=0):
+    """GPU context `device_id`. Arrays on it need a CUDA build and a GPU (see num_gpus())."""
+    return Context("gpu", device_id)
+
+
+def num_gpus():
+    """Number of GPUs symnet can use (0 without a CUDA build or a device)."""
+    return _core.num_gpus()
+
+
+def current_context():
+    """The default context (cpu(0) unless changed with `with ctx:`)."""
+    return getattr(Context._default, "value", None) or Context("cpu", 0)

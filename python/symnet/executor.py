@@ -1,0 +1,66 @@
+"""Executor: a bound symbol. forward(), backward(), and the arrays by name."""
+from .ndarray import NDArray, array
+
+
+class Executor:
+    """Returned by Symbol.simple_bind / Symbol.bind."""
+
+    def __init__(self, handle, symbol, ctx):
+        self.handle = handle
+        self._symbol = symbol
+        self._ctx = ctx
+        self.arg_arrays = [NDArray(h) for h in handle.arg_arrays]
+        self.grad_arrays = [None if h.is_none() else NDArray(h) for h in handle.grad_arrays]
+        self.aux_arrays = [NDArray(h) for h in handle.aux_arrays]
+        self.outputs = [NDArray(h) for h in handle.outputs]
+        names = symbol.list_arguments()
+        self.arg_dict = dict(zip(names, self.arg_arrays))
+        self.grad_dict = {n: g for n, g in zip(names, self.grad_arrays) if g is not None}
+        self.aux_dict = dict(zip(symbol.list_auxiliary_states(), self.aux_arrays))
+        self.output_dict = dict(zip(symbol.list_outputs(), self.outputs))
+        self._grad_req = dict(zip(names, handle.grad_reqs))
+
+    @property
+    def symbol(self):
+        return self._symbol
+
+    def forward(self, is_train=False, **kwargs):
+        """Copies keyword arrays into the arguments of those names, runs forward, returns outputs."""
+        for name, value in kwargs.items():
+            if name not in self.arg_dict:
+                raise ValueError("forward: '%s' is not an argument of the symbol; arguments: %s"
+                                 % (name, ", ".join(self.arg_dict)))
+            self.arg_dict[name][:] = value
+        self.handle.forward(bool(is_train))
+        return self.outputs
+
+    def backward(self, out_grads=None, is_train=True):
+        """Computes gradients into grad_arrays (written or added per grad_req). out_grads: one
+        array per output (default: ones; loss outputs ignore it)."""
+        if out_grads is None:
+            heads = []
+        else:
+            if isinstance(out_grads, NDArray):
+                out_grads = [out_grads]
+            heads = [(g if isinstance(g, NDArray) else array(g)).handle for g in out_grads]
+        self.handle.backward(heads)
+
+    def copy_params_from(self, arg_params, aux_params=None, allow_extra_params=False):
+        for name, value in arg_params.items():
+            if name in self.arg_dict:
+                self.arg_dict[name][:] = value
+            elif not allow_extra_params:
+                raise ValueError("'%s' is not an argument of the bound symbol" % name)
+        for name, value in (aux_params or {}).items():
+            if name in self.aux_dict:
+                self.aux_dict[name][:] = value
+            elif not allow_extra_params:
+                raise ValueError("'%s' is not an auxiliary state of the bound symbol" % name)
+
+    def memory_report(self):
+        """Bytes of the memory plan: arena_bytes, no_sharing_bytes, lower_bound_bytes,
+        num_inplace, external_bytes (arguments, gradients, auxiliary states)."""
+        return self.handle.memory_report()
+
+    def debug_str(self):
+        return self.handle.debug_str()

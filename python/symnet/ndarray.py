@@ -1,0 +1,271 @@
+"""NDArray: symnet's array type, with MXNet's nd API (array, zeros, asnumpy, [:] = ...).
+
+Every registered operator is also a function here (symnet.nd.FullyConnected(...)), run at once.
+"""
+import builtins
+
+import numpy as np
+
+from . import _core
+from .base import MXNetError, dtype_name, numeric_types, integer_types, numpy_dtype, param_str
+from .context import Context, current_context
+
+
+class NDArray:
+    """An n-dimensional array on a device. Indexing the first axis gives views, like MXNet."""
+
+    __slots__ = ("handle",)
+    __array_priority__ = 1000.0  # numpy defers to our operators
+
+    def __init__(self, handle):
+        self.handle = handle
+
+    # ---- properties -------------------------------------------------------------------------
+    @property
+    def shape(self):
+        return self.handle.shape
+
+    @property
+    def dtype(self):
+        return numpy_dtype(self.handle.dtype)
+
+    @property
+    def size(self):
+        return self.handle.size
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    @property
+    def context(self):
+        return Context.from_handle(self.handle.device)
+
+    ctx = context
+
+    @property
+    def stype(self):
+        return "default"
+
+    def __len__(self):
+        return self.shape[0]
+
+    def __repr__(self):
+        return "\n%s\n<NDArray %s @%s>" % (
+            str(self.asnumpy()), "x".join(str(d) for d in self.shape), self.context)
+
+    # ---- conversion -------------------------------------------------------------------------
+    def asnumpy(self):
+        """A numpy copy (bfloat16 arrays are read out as float32)."""
+        return self.handle.asnumpy()
+
+    def asscalar(self):
+        if self.size != 1:
+            raise ValueError("the array has %d elements, not 1" % self.size)
+        return self.asnumpy().reshape(-1)[0]
+
+    def astype(self, dtype, copy=True):
+        name = dtype_name(dtype)
+        if not copy and name == self.handle.dtype:
+            return self
+        return NDArray(self.handle.astype(name))
+
+    def copy(self):
+        return NDArray(self.handle.copy())
+
+    def copyto(self, other):
+        """Copies into another NDArray (returned) or to a new array on a Context."""
+        if isinstance(other, NDArray):
+            other.handle.copy_from(self.handle)
+            return other
+        if isinstance(other, Context):
+            out = empty(self.shape, ctx=other, dtype=self.dtype)
+            out.handle.copy_from(self.handle)
+            return out
+        raise TypeError("copyto takes an NDArray or a Context, not %r" % type(other))
+
+    def as_in_context(self, ctx):
+        return self if ctx == self.context else self.copyto(ctx)
+
+    def reshape(self, *shape, **kwargs):
+        """A view with a new shape; one dim may be -1."""
+        if "shape" in kwargs:
+            shape = kwargs.pop("shape")
+        elif len(shape) == 1 and isinstance(shape[0], (list, tuple)):
+            shape = shape[0]
+        return NDArray(self.handle.reshape(tuple(shape)))
+
+    def wait_to_read(self):
+        """Kept for MXNet scripts: symnet runs operations synchronously."""
+
+    def wait_to_write(self):
+        """Kept for MXNet scripts: symnet runs operations synchronously."""
+
+    @property
+    def T(self):
+        if self.ndim != 2:
+            raise ValueError("T is only defined for 2-D arrays")
+        return array(self.asnumpy().T, ctx=self.context, dtype=self.dtype)
+
+    # ---- indexing ---------------------------------------------------------------------------
+    def _view(self, key):
+        """A view for an int or a unit-step slice on the first axis; None otherwise."""
+        if isinstance(key, integer_types) and not isinstance(key, bool):
+            n = self.shape[0]
+            i = key + n if key < 0 else key
+            if not 0 <= i < n:
+                raise IndexError("index %d is out of bounds for axis 0 with size %d" % (key, n))
+            return NDArray(self.handle.at(i))
+        if isinstance(key, slice) and key.step in (None, 1):
+            start, stop, _ = key.indices(self.shape[0])
+            return NDArray(self.handle.slice(start, builtins.max(start, stop)))
+        return None
+
+    def __getitem__(self, key):
+        view = self._view(key)
+        if view is not None:
+            return view
+        return array(self.asnumpy()[key], ctx=self.context, dtype=self.dtype)
+
+    def __setitem__(self, key, value):
+        target = self._view(key) if not (isinstance(key, slice) and key == slice(None)) else self
+        if target is None:
+            data = self.asnumpy()
+            data[key] = value.asnumpy() if isinstance(value, NDArray) else value
+            self.handle.copy_from_numpy(data)
+            return
+        if isinstance(value, NDArray):
+            if value.shape != target.shape and value.size != 1:
+                value = array(np.broadcast_to(value.asnumpy(), target.shape), dtype=value.dtype)
+            if value.size == 1 and target.size != 1:
+                target.handle.fill(float(value.asscalar()))
+            else:
+                target.handle.copy_from(value.handle)
+        elif isinstance(value, numeric_types):
+            target.handle.fill(float(value))
+        else:
+            src = np.asarray(value)
+            if src.shape != target.shape:
+                src = np.broadcast_to(src, target.shape)
+            target.handle.copy_from_numpy(src)
+
+    # ---- arithmetic -------------------------------------------------------------------------
+    def _binary(self, other, op, bop, sop, reverse_sop=None, out=None):
+        if isinstance(other, NDArray):
+            name = op if other.shape == self.shape else bop
+            return _invoke(name, {}, [self, other], out)
+        if isinstance(other, numeric_types):
+            return _invoke(sop, {"scalar": param_str(float(other))}, [self], out)
+        if isinstance(other, np.ndarray):
+            return self._binary(array(other, ctx=self.context, dtype=self.dtype), op, bop, sop, out=out)
+        return NotImplemented
+
+    def __add__(self, o):
+        return self._binary(o, "elemwise_add", "broadcast_add", "_plus_scalar")
+
+    def __radd__(self, o):
+        return self.__add__(o)
+
+    def __iadd__(self, o):
+        return self._binary(o, "elemwise_add", "broadcast_add", "_plus_scalar", out=self)
+
+    def __sub__(self, o):
+        return self._binary(o, "elemwise_sub", "broadcast_sub", "_minus_scalar")
+
+    def __rsub__(self, o):
+        if isinstance(o, numeric_types):
+            return _invoke("_rminus_scalar", {"scalar": param_str(float(o))}, [self])
+        return NotImplemented
+
+    def __isub__(self, o):
+        return self._binary(o, "elemwise_sub", "broadcast_sub", "_minus_scalar", out=self)
+
+    def __mul__(self, o):
+        return self._binary(o, "elemwise_mul", "broadcast_mul", "_mul_scalar")
+
+    def __rmul__(self, o):
+        return self.__mul__(o)
+
+    def __imul__(self, o):
+        return self._binary(o, "elemwise_mul", "broadcast_mul", "_mul_scalar", out=self)
+
+    def __truediv__(self, o):
+        return self._binary(o, "elemwise_div", "broadcast_div", "_div_scalar")
+
+    def __rtruediv__(self, o):
+        if isinstance(o, numeric_types):
+            return _invoke("_rdiv_scalar", {"scalar": param_str(float(o))}, [self])
+        return NotImplemented
+
+    def __itruediv__(self, o):
+        return self._binary(o, "elemwise_div", "broadcast_div", "_div_scalar", out=self)
+
+    def __neg__(self):
+        return _invoke("negative", {}, [self])
+
+
+
+def _invoke(op, params, inputs, out=None):
+    outs = [] if out is None else [o.handle for o in (out if isinstance(out, (list, tuple)) else [out])]
+    res = _core.invoke(op, params, [i.handle for i in inputs], outs)
+    if out is not None:
+        return out
+    res = [NDArray(h) for h in res]
+    return res[0] if len(res) == 1 else res
+
+
+# ---- creation -------------------------------------------------------------------------------
+def _ctx(ctx):
+    return (ctx or current_context())._handle()
+
+
+def empty(shape, ctx=None, dtype=None):
+    """An uninitialised array (float32 unless dtype says otherwise)."""
+    shape = (shape,) if isinstance(shape, integer_types) else tuple(shape)
+    return NDArray(_core.empty(shape, dtype_name(dtype) or "float32", _ctx(ctx)))
+
+
+def zeros(shape, ctx=None, dtype=None, **kwargs):
+    a = empty(shape, ctx, dtype)
+    a.handle.fill(0.0)
+    return a
+
+
+def ones(shape, ctx=None, dtype=None, **kwargs):
+    a = empty(shape, ctx, dtype)
+    a.handle.fill(1.0)
+    return a
+
+
+def full(shape, val, ctx=None, dtype=None, **kwargs):
+    a = empty(shape, ctx, dtype)
+    a.handle.fill(float(val))
+    return a
+
+
+def array(source_array, ctx=None, dtype=None):
+    """An NDArray from a numpy array, list or NDArray. dtype defaults to float32 (as in MXNet)
+    unless the source is an NDArray."""
+    if isinstance(source_array, NDArray):
+        dtype = source_array.dtype if dtype is None else dtype
+        source_array = source_array.asnumpy()
+    name = dtype_name(dtype) or "float32"
+    src = np.asarray(source_array, dtype=None if name == "bfloat16" else np.dtype(name))
+    return NDArray(_core.from_numpy(src, name, _ctx(ctx)))
+
+
+def arange(start, stop=None, step=1.0, repeat=1, ctx=None, dtype=None):
+    return array(np.repeat(np.arange(start, stop, step), repeat), ctx=ctx, dtype=dtype)
+
+
+def waitall():
+    """Kept for MXNet scripts: symnet runs operations synchronously."""
+
+
+def concat(*arrays, dim=1):
+    return array(np.concatenate([a.asnumpy() for a in arrays], axis=dim), dtype=arrays[0].dtype)
+
+
+from ._op_gen import populate as _populate  # noqa: E402
+
+_populate(globals(), "ndarray")

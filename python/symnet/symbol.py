@@ -1,0 +1,310 @@
+"""Symbol: MXNet's symbolic API. Build a network from ops, inspect it, infer shapes, bind it.
+
+Every registered operator is a function here: symnet.sym.FullyConnected(data, num_hidden=10).
+"""
+import builtins
+import json
+import warnings
+
+import numpy as np
+
+from . import _core
+from .base import MXNetError, dtype_name, numeric_types, numpy_dtype, param_str
+from .context import current_context
+from .name import NameManager
+
+
+class Symbol:
+    """A network (or part of one): the list of its outputs."""
+
+    __slots__ = ("handle",)
+
+    def __init__(self, handle):
+        self.handle = handle
+
+    # ---- structure --------------------------------------------------------------------------
+    @property
+    def name(self):
+        if self.handle.num_outputs() != 1:
+            return None
+        return self.handle.name()
+
+    def __repr__(self):
+        if self.handle.num_outputs() == 1:
+            return "<Symbol %s>" % self.name
+        return "<Symbol group [%s]>" % ", ".join(self.list_outputs())
+
+    def __len__(self):
+        return self.handle.num_outputs()
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self)))
+
+    def __getitem__(self, index):
+        if isinstance(index, str):
+            return Symbol(self.handle.output_by_name(index))
+        if isinstance(index, slice):
+            return Group([self[i] for i in range(len(self))[index]])
+        n = len(self)
+        if not -n <= index < n:
+            raise IndexError("output index %d out of range for %d outputs" % (index, n))
+        return Symbol(self.handle.output(index % n))
+
+    def list_arguments(self):
+        return self.handle.list_arguments()
+
+    def list_outputs(self):
+        return self.handle.list_outputs()
+
+    def list_auxiliary_states(self):
+        return self.handle.list_auxiliary_states()
+
+    def list_inputs(self):
+        return self.handle.list_inputs()
+
+    def get_internals(self):
+        return Symbol(self.handle.get_internals())
+
+    def get_children(self):
+        """The inputs of this symbol's node, or None for a variable."""
+        children = self.handle.get_children()
+        return Symbol(children) if children.num_outputs() else None
+
+    def attr(self, key):
+        value = self.handle.attr(key)
+        return value if value != "" else None
+
+    def list_attr(self):
+        d = self.handle.attr_dict().get(self.name, {})
+        return {k.strip("_") if k.startswith("__") else k: v for k, v in d.items()}
+
+    def attr_dict(self):
+        return self.handle.attr_dict()
+
+    def _set_attr(self, **kwargs):
+        self.handle.set_attr({k: str(v) for k, v in kwargs.items()})
+
+    def __copy__(self):
+        return Symbol(self.handle.copy())
+
+    def __deepcopy__(self, memo):
+        return Symbol(self.handle.copy())
+
+    def copy(self):
+        return self.__copy__()
+
+    # ---- inference --------------------------------------------------------------------------
+    def _known(self, args, kwargs, convert):
+        known = {}
+        if args:
+            names = self.list_arguments()
+            for name, value in zip(names, args):
+                if value is not None:
+                    known[name] = convert(value)
+        for name, value in kwargs.items():
+            if value is not None:
+                known[name] = convert(value)
+        return known
+
+    def infer_shape(self, *args, **kwargs):
+        """(arg_shapes, out_shapes, aux_shapes) from known shapes given by position or name;
+        (None, None, None) with a warning when some shape cannot be inferred."""
+        arg, out, aux, complete = self.handle.infer_shape(
+            self._known(args, kwargs, lambda v: tuple(v)), True)
+        if not complete:
+            unknown = [n for n, s in zip(self.list_arguments(), arg) if s is None or None in s]
+            warnings.warn("cannot infer the shapes of: %s" % ", ".join(unknown), stacklevel=2)
+            return None, None, None
+        return arg, out, aux
+
+    def infer_shape_partial(self, *args, **kwargs):
+        """Like infer_shape, but returns what is known (unknown dims as None, or 0-d None)."""
+        arg, out, aux, _ = self.handle.infer_shape(self._known(args, kwargs, lambda v: tuple(v)), True)
+        return arg, out, aux
+
+    def infer_type(self, *args, **kwargs):
+        """(arg_types, out_types, aux_types) as numpy dtypes, from known dtypes."""
+        arg, out, aux, complete = self.handle.infer_type(self._known(args, kwargs, dtype_name), True)
+        if not complete:
+            return None, None, None
+        conv = lambda l: [numpy_dtype(t).type if t != "bfloat16" else numpy_dtype(t) for t in l]
+        return conv(arg), conv(out), conv(aux)
+
+    # ---- serialisation ----------------------------------------------------------------------
+    def tojson(self):
+        return self.handle.tojson()
+
+    def save(self, fname, remove_amp_cast=True):
+        self.handle.save(fname)
+
+    def debug_str(self):
+        return json.dumps(json.loads(self.tojson()), indent=1)
+
+    # ---- binding ----------------------------------------------------------------------------
+    def simple_bind(self, ctx=None, grad_req="write", type_dict=None, stype_dict=None,
+                    group2ctx=None, shared_arg_names=None, shared_exec=None, shared_buffer=None,
+                    **kwargs):
+        """Infers all shapes from the given input shapes, allocates arrays and binds."""
+        from .executor import Executor
+        ctx = ctx or current_context()
+        reqs, default = _grad_req_args(grad_req, self.list_arguments())
+        types = {k: dtype_name(v) for k, v in (type_dict or {}).items()}
+        shapes = {k: tuple(v) for k, v in kwargs.items()}
+        handle = _core.Executor.simple_bind(self.handle, ctx._handle(), shapes, types, reqs, default)
+        return Executor(handle, self, ctx)
+
+    def bind(self, ctx, args, args_grad=None, grad_req="write", aux_states=None, group2ctx=None,
+             shared_exec=None):
+        """Binds to given arrays (lists in list_arguments() order, or dicts by name)."""
+        from .executor import Executor
+        arg_names = self.list_arguments()
+        args = _array_list(args, arg_names, "args")
+        aux = _array_list(aux_states or [], self.list_auxiliary_states(), "aux_states")
+        reqs, default = _grad_req_args(grad_req, arg_names)
+        req_list = [reqs.get(n, default) for n in arg_names]
+        if args_grad is None:
+            grads = [None] * len(arg_names)
+            req_list = ["null"] * len(arg_names)
+        else:
+            grads = _array_list(args_grad, arg_names, "args_grad", allow_missing=True)
+        req_list = ["null" if g is None else r for g, r in zip(grads, req_list)]
+        from .ndarray import NDArray
+        none = _core.none_array()
+        handle = _core.Executor.bind(self.handle, ctx._handle(), [a.handle for a in args],
+                                     [g.handle if isinstance(g, NDArray) else none for g in grads],
+                                     req_list, [a.handle for a in aux])
+        return Executor(handle, self, ctx)
+
+    def eval(self, ctx=None, **kwargs):
+        """Binds with the given arrays and runs forward (inference); returns the outputs."""
+        exe = self.bind(ctx or current_context(), kwargs)
+        return exe.forward()
+
+    # ---- arithmetic -------------------------------------------------------------------------
+    def _binary(self, other, op, sop):
+        if isinstance(other, Symbol):
+            return _compose(op, None, {}, [self, other], {}, None)
+        if isinstance(other, numeric_types):
+            return _compose(sop, None, {"scalar": param_str(float(other))}, [self], {}, None)
+        return NotImplemented
+
+    def __add__(self, o):
+        return self._binary(o, "_Plus", "_PlusScalar")
+
+    def __radd__(self, o):
+        return self.__add__(o)
+
+    def __sub__(self, o):
+        return self._binary(o, "_Minus", "_MinusScalar")
+
+    def __rsub__(self, o):
+        if isinstance(o, numeric_types):
+            return _compose("_RMinusScalar", None, {"scalar": param_str(float(o))}, [self], {}, None)
+        return NotImplemented
+
+    def __mul__(self, o):
+        return self._binary(o, "_Mul", "_MulScalar")
+
+    def __rmul__(self, o):
+        return self.__mul__(o)
+
+    def __truediv__(self, o):
+        return self._binary(o, "_Div", "_DivScalar")
+
+    def __rtruediv__(self, o):
+        if isinstance(o, numeric_types):
+            return _compose("_RDivScalar", None, {"scalar": param_str(float(o))}, [self], {}, None)
+        return NotImplemented
+
+    def __neg__(self):
+        return self.__mul__(-1.0)
+
+
+def _grad_req_args(grad_req, arg_names):
+    if isinstance(grad_req, str):
+        return {}, grad_req
+    if isinstance(grad_req, dict):
+        return dict(grad_req), "null"
+    if isinstance(grad_req, (list, tuple)):
+        return dict(zip(arg_names, grad_req)), "null"
+    raise TypeError("grad_req must be a str, list or dict")
+
+
+def _array_list(arrays, names, what, allow_missing=False):
+    if isinstance(arrays, dict):
+        missing = [n for n in names if n not in arrays]
+        if missing and not allow_missing:
+            raise MXNetError("bind: %s is missing %s" % (what, ", ".join(missing)))
+        extra = [k for k in arrays if k not in names]
+        if extra:
+            raise MXNetError("bind: %s has unknown names %s; expected %s"
+                             % (what, ", ".join(extra), ", ".join(names)))
+        return [arrays.get(n) for n in names]
+    arrays = list(arrays)
+    if len(arrays) != len(names):
+        raise MXNetError("bind: %s has %d arrays but the symbol has %d (%s)"
+                         % (what, len(arrays), len(names), ", ".join(names)))
+    return arrays
+
+
+def _compose(op_name, name, params, args, kwargs, attr):
+    name = NameManager.current().get(name, op_name)
+    handle = _core.Symbol.create(op_name, name, params, [a.handle for a in args],
+                                 {k: v.handle for k, v in kwargs.items()})
+    sym = Symbol(handle)
+    if attr:
+        sym._set_attr(**attr)
+    return sym
+
+
+def var(name, attr=None, shape=None, lr_mult=None, wd_mult=None, dtype=None, init=None,
+        stype=None, **kwargs):
+    """A variable: a network input, parameter or auxiliary state."""
+    if not isinstance(name, str):
+        raise TypeError("a variable name must be a str")
+    attrs = dict(attr or {})
+    if shape is not None:
+        attrs["__shape__"] = str(tuple(shape))
+    if lr_mult is not None:
+        attrs["__lr_mult__"] = str(lr_mult)
+    if wd_mult is not None:
+        attrs["__wd_mult__"] = str(wd_mult)
+    if dtype is not None:
+        attrs["__dtype__"] = str(_DTYPE_FLAGS[dtype_name(dtype)])
+    if init is not None:
+        attrs["__init__"] = init if isinstance(init, str) else init.dumps()
+    for k, v in kwargs.items():
+        if k.startswith("__") and k.endswith("__"):
+            attrs[k] = str(v)
+        else:
+            raise ValueError("unknown variable attribute %r; use attr={...}" % k)
+    return Symbol(_core.Symbol.variable(name, attrs))
+
+
+Variable = var
+
+_DTYPE_FLAGS = {"float32": 0, "float64": 1, "float16": 2, "uint8": 3, "int32": 4, "int8": 5,
+                "int64": 6, "bool": 7, "bfloat16": 12}
+
+
+def Group(symbols):
+    """One symbol whose outputs are those of all `symbols`."""
+    symbols = list(symbols)
+    if not symbols or any(not isinstance(s, Symbol) for s in symbols):
+        raise TypeError("Group expects a non-empty list of Symbols")
+    return Symbol(_core.Symbol.group([s.handle for s in symbols]))
+
+
+def load_json(json_str):
+    """A symbol from MXNet symbol JSON text."""
+    return Symbol(_core.Symbol.from_json(json_str))
+
+
+def load(fname):
+    """A symbol from an MXNet symbol JSON file."""
+    return Symbol(_core.Symbol.load(fname))
+
+
+from ._op_gen import populate as _populate  # noqa: E402
+
+_populate(globals(), "symbol")

@@ -1,0 +1,147 @@
+"""Testing helpers in MXNet's style: forward/backward checks against references and
+finite-difference gradient checks (in float64 by default)."""
+import numpy as np
+
+from .context import current_context
+from .ndarray import NDArray, array
+
+
+def default_context():
+    return current_context()
+
+
+def assert_almost_equal(a, b, rtol=1e-5, atol=1e-20, names=("a", "b"), equal_nan=False):
+    """Asserts |a - b| <= atol + rtol * |b| elementwise, reporting the worst element."""
+    a = a.asnumpy() if isinstance(a, NDArray) else np.asarray(a)
+    b = b.asnumpy() if isinstance(b, NDArray) else np.asarray(b)
+    if a.shape != b.shape:
+        raise AssertionError("shape mismatch: %s %s vs %s %s" % (names[0], a.shape, names[1], b.shape))
+    a64, b64 = a.astype(np.float64), b.astype(np.float64)
+    if np.allclose(a64, b64, rtol=rtol, atol=atol, equal_nan=equal_nan):
+        return
+    err = np.abs(a64 - b64) - (atol + rtol * np.abs(b64))
+    idx = np.unravel_index(np.nanargmax(err), err.shape) if err.size else ()
+    raise AssertionError(
+        "arrays differ (rtol=%g, atol=%g): worst at %s: %s=%r, %s=%r; max abs diff %g"
+        % (rtol, atol, idx, names[0], a64[idx], names[1], b64[idx], np.nanmax(np.abs(a64 - b64))))
+
+
+def _location(sym, location):
+    names = sym.list_arguments()
+    if isinstance(location, dict):
+        missing = set(names) - set(location)
+        if missing:
+            raise ValueError("location is missing %s" % sorted(missing))
+        return {k: np.asarray(v.asnumpy() if isinstance(v, NDArray) else v) for k, v in location.items()}
+    return {k: np.asarray(v.asnumpy() if isinstance(v, NDArray) else v) for k, v in zip(names, location)}
+
+
+def _aux(sym, aux_states):
+    if aux_states is None:
+        return {}
+    if isinstance(aux_states, dict):
+        return {k: np.asarray(v) for k, v in aux_states.items()}
+    return dict(zip(sym.list_auxiliary_states(), [np.asarray(v) for v in aux_states]))
+
+
+def _bind(sym, location, aux, grad_req, ctx, dtype):
+    type_dict = {k: dtype for k in location} if dtype is not None else {k: v.dtype for k, v in location.items()}
+    exe = sym.simple_bind(ctx or default_context(), grad_req=grad_req, type_dict=type_dict,
+                          **{k: v.shape for k, v in location.items()})
+    for k, v in location.items():
+        exe.arg_dict[k][:] = v
+    for k, v in aux.items():
+        exe.aux_dict[k][:] = v
+    return exe
+
+
+def check_symbolic_forward(sym, location, expected, rtol=1e-4, atol=None, aux_states=None,
+                           ctx=None, dtype=np.float32, is_train=False):
+    """Runs forward and compares every output with `expected` (list or dict by output name)."""
+    location = _location(sym, location)
+    exe = _bind(sym, location, _aux(sym, aux_states), "null", ctx, dtype)
+    outputs = [o.asnumpy() for o in exe.forward(is_train=is_train)]
+    if isinstance(expected, dict):
+        expected = [expected[k] for k in sym.list_outputs()]
+    for name, out, exp in zip(sym.list_outputs(), outputs, expected):
+        assert_almost_equal(out, exp, rtol, 1e-20 if atol is None else atol, names=(name, "expected"))
+    return outputs
+
+
+def check_symbolic_backward(sym, location, out_grads, expected, rtol=1e-5, atol=None,
+                            aux_states=None, grad_req="write", ctx=None, dtype=np.float32):
+    """Runs forward (training) and backward with `out_grads` and compares gradients with
+    `expected` (dict by argument name, or list). With grad_req='add' the gradient arrays start
+    from random values and must end at those values plus the expected gradients."""
+    location = _location(sym, location)
+    names = sym.list_arguments()
+    if isinstance(expected, (list, tuple)):
+        expected = dict(zip(names, expected))
+    reqs = {n: (grad_req if n in expected else "null") for n in names}
+    exe = _bind(sym, location, _aux(sym, aux_states), reqs, ctx, dtype)
+    rng = np.random.RandomState(1234)
+    initial = {}
+    for n in expected:
+        init = rng.normal(size=location[n].shape) if grad_req == "add" else np.zeros(location[n].shape)
+        exe.grad_dict[n][:] = init
+        initial[n] = exe.grad_dict[n].asnumpy().astype(np.float64)
+    exe.forward(is_train=True)
+    if out_grads is not None:
+        out_grads = [array(g, dtype=dtype) if not isinstance(g, NDArray) else g
+                     for g in (out_grads if isinstance(out_grads, (list, tuple)) else [out_grads])]
+    exe.backward(out_grads)
+    got = {}
+    for n, exp in expected.items():
+        g = exe.grad_dict[n].asnumpy()
+        want = np.asarray(exp, dtype=np.float64) + (initial[n] if grad_req == "add" else 0)
+        assert_almost_equal(g, want, rtol, 1e-20 if atol is None else atol,
+                            names=("grad of " + n, "expected"))
+        got[n] = g
+    return got
+
+
+def numeric_grad(fn, x, eps):
+    """Central differences of the scalar function fn at x (modified in place, then restored)."""
+    grad = np.zeros_like(x, dtype=np.float64)
+    flat, gflat = x.reshape(-1), grad.reshape(-1)
+    for i in range(flat.size):
+        old = flat[i]
+        flat[i] = old + eps
+        fp = fn()
+        flat[i] = old - eps
+        fm = fn()
+        flat[i] = old
+        gflat[i] = (fp - fm) / (2 * eps)
+    return grad
+
+
+def check_numeric_gradient(sym, location, aux_states=None, numeric_eps=1e-6, rtol=1e-5,
+                           atol=1e-8, grad_nodes=None, ctx=None, dtype=np.float64, is_train=True,
+                           seed=0):
+    """Compares backward with central finite differences of sum(out * r) for random r.
+
+    Runs in float64 by default, where the difference quotient is accurate to ~1e-9 for smooth
+    ops, so tight tolerances catch real gradient bugs."""
+    location = {k: v.astype(dtype) for k, v in _location(sym, location).items()}
+    aux = _aux(sym, aux_states)
+    grad_nodes = list(grad_nodes or location.keys())
+    reqs = {n: ("write" if n in grad_nodes else "null") for n in sym.list_arguments()}
+    exe = _bind(sym, location, aux, reqs, ctx, dtype)
+    rng = np.random.RandomState(seed)
+    outs = exe.forward(is_train=is_train)
+    proj = [rng.normal(size=o.shape).astype(dtype) for o in outs]
+    exe.backward([array(p, dtype=dtype) for p in proj])
+    symbolic = {n: exe.grad_dict[n].asnumpy() for n in grad_nodes}
+
+    def objective():
+        for k, v in location.items():
+            exe.arg_dict[k][:] = v
+        for k, v in aux.items():
+            exe.aux_dict[k][:] = v
+        return float(sum(np.sum(o.asnumpy().astype(np.float64) * p)
+                         for o, p in zip(exe.forward(is_train=is_train), proj)))
+
+    for n in grad_nodes:
+        num = numeric_grad(objective, location[n], numeric_eps)
+        assert_almost_equal(symbolic[n], num, rtol, atol, names=("symbolic grad of " + n, "numeric"))
+    return symbolic

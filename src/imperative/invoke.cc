@@ -1,0 +1,89 @@
+/*! \brief Imperative op invocation: parse, infer, allocate, run. */
+#include "symnet/imperative.h"
+
+#include "../core/symbol_util.h"
+#include "symnet/op_attr_types.h"
+#include "symnet/pass.h"
+
+namespace symnet {
+
+std::vector<NDArray> Invoke(const std::string& op_name, const std::map<std::string, std::string>& params,
+                            const std::vector<NDArray>& inputs, std::vector<NDArray> outputs) {
+  const Op* op = Op::Get(op_name);
+  std::map<std::string, std::string> dict = params;
+  if (!op->key_var_num_args.empty() && !dict.count(op->key_var_num_args))
+    dict[op->key_var_num_args] = std::to_string(inputs.size());
+  NodePtr n = CreateOpNode(op, op->name, dict, {});
+  const std::string where = "operator " + op->name;
+  SYMNET_CHECK_EQ(inputs.size(), n->num_inputs()) << where << " takes " << n->num_inputs() << " inputs";
+  const uint32_t nout = n->num_outputs();
+  SYMNET_CHECK(outputs.size() <= nout) << where << " has " << nout << " outputs";
+  outputs.resize(nout);
+  Device dev = Device::CPU();
+  std::vector<Shape> in_shapes, out_shapes(nout);
+  std::vector<DType> in_types, out_types(nout, DType::kUnknown);
+  for (const auto& a : inputs) {
+    SYMNET_CHECK(!a.is_none()) << where << ": an input array is empty";
+    in_shapes.push_back(a.shape());
+    in_types.push_back(a.dtype());
+    dev = a.device();
+  }
+  for (uint32_t i = 0; i < nout; ++i) {
+    if (outputs[i].is_none()) continue;
+    out_shapes[i] = outputs[i].shape();
+    out_types[i] = outputs[i].dtype();
+  }
+  try {
+    const auto* fs = op->attr<FInferShape>("FInferShape");
+    SYMNET_CHECK(fs) << "no shape rule";
+    (*fs)(n->attrs, &in_shapes, &out_shapes);
+    if (const auto* ft = op->attr<FInferType>("FInferType")) {
+      (*ft)(n->attrs, &in_types, &out_types);
+    } else {
+      for (auto& t : out_types)
+        if (t == DType::kUnknown && !in_types.empty()) t = in_types[0];
+    }
+  } catch (const InferError& e) {
+    SYMNET_THROW << where << ": " << (e.is_input ? "input " : "output ") << e.index << " has "
+                 << e.actual << " but the operator expects " << e.expected;
+  }
+  for (uint32_t i = 0; i < nout; ++i) {
+    if (!outputs[i].is_none()) continue;
+    SYMNET_CHECK(out_shapes[i].is_known() && out_types[i] != DType::kUnknown)
+        << where << ": cannot infer the shape of output " << i;
+    outputs[i] = NDArray(out_shapes[i], dev, out_types[i]);
+  }
+  std::vector<TBlob> in_blobs, out_blobs;
+  for (const auto& a : inputs) in_blobs.push_back(a.data());
+  std::vector<OpReqType> req;
+  for (const auto& a : outputs) {
+    out_blobs.push_back(a.data());
+    bool aliased = false;
+    for (const auto& b : inputs) aliased = aliased || b.dptr() == a.dptr();
+    req.push_back(aliased ? kWriteInplace : kWriteTo);
+  }
+  OpContext ctx;
+  ctx.dev = dev;
+  std::unique_ptr<OpState> state;
+  ctx.state = &state;
+  StoragePtr temp;
+  if (const auto* ft = op->attr<FTempSpace>("FTempSpace")) {
+    const size_t bytes = (*ft)(n->attrs, in_shapes, in_types);
+    if (bytes > 0) {
+      temp = AllocStorage(bytes, dev);
+      ctx.temp = temp->ptr();
+      ctx.temp_bytes = bytes;
+    }
+  }
+  const FCompute* fn = op->attr<FCompute>(FComputeKey(dev));
+  SYMNET_CHECK(fn) << where << " has no kernel for " << dev;
+  try {
+    (*fn)(n->attrs, ctx, in_blobs, req, out_blobs);
+  } catch (const Error& e) {
+    SYMNET_THROW << where << ": " << e.what();
+  }
+  outputs.resize(NumVisibleOutputs(*n));
+  return outputs;
+}
+
+}  // namespace symnet
