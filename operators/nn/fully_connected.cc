@@ -37,18 +37,21 @@ bool FCShape(const NodeAttrs& attrs, std::vector<Shape>* in, std::vector<Shape>*
   const FullyConnectedParam& p = Param<FullyConnectedParam>(attrs);
   const Shape& x = (*in)[0];
   if (!p.no_bias) AssignInShape(in, 2, Shape{p.num_hidden});
-  if (!x.is_known()) return false;
+  if (!x.ndim_known()) return false;
   SYMNET_CHECK(x.ndim() >= 1) << "FullyConnected data must have at least 1 dim";
-  const auto mk = InputMatrix(p, x);
-  AssignInShape(in, 1, Shape{p.num_hidden, mk.second});
-  if (p.flatten) {
-    AssignOutShape(out, 0, Shape{x[0], p.num_hidden});
-  } else {
-    Shape o = x;
-    o[o.ndim() - 1] = p.num_hidden;
-    AssignOutShape(out, 0, o);
+  // the weight needs only the feature dims, so it is inferred even while the batch is unknown
+  const int first = p.flatten ? 1 : x.ndim() - 1;
+  bool k_known = true;
+  int64_t k = 1;
+  for (int i = first; i < x.ndim(); ++i) {
+    k_known = k_known && x[i] >= 0;
+    k *= x[i];
   }
-  return true;
+  if (k_known) AssignInShape(in, 1, Shape{p.num_hidden, k});
+  Shape o = p.flatten ? Shape{x[0], p.num_hidden} : x;
+  o[o.ndim() - 1] = p.num_hidden;
+  AssignOutShape(out, 0, o);
+  return x.is_known();
 }
 
 std::vector<std::string> FCInputs(const NodeAttrs& attrs) {

@@ -79,7 +79,8 @@ bool ReshapeShape(const NodeAttrs& attrs, std::vector<Shape>* in, std::vector<Sh
   if (!p.reverse) {
     AssignOutShape(out, 0, ResolveReshape(p.shape, (*in)[0]));
   } else {
-    Shape rt(p.shape.ToVector().rbegin(), p.shape.ToVector().rend());
+    const auto tv = p.shape.ToVector();
+    Shape rt(tv.rbegin(), tv.rend());
     const auto iv = (*in)[0].ToVector();
     Shape ri(iv.rbegin(), iv.rend());
     const auto ov = ResolveReshape(rt, ri).ToVector();

@@ -36,9 +36,14 @@ const json::Value& Member(const json::Value& obj, const std::string& key, json::
   return *v;
 }
 
-/*! \brief Reads a string->string object; legacy files may hold non-string values. */
-void ReadAttrObject(const json::Value& v, const std::string& where, bool user_attrs,
+/*!
+ * \brief Reads a string->string object. Files before MXNet 0.9 stored user attributes such as
+ *  ctx_group or lr_mult without the "__" wrapping that later versions (and symnet) use.
+ */
+void ReadAttrObject(const json::Value& v, const std::string& where,
                     std::map<std::string, std::string>* dict) {
+  static const char* kLegacyUserAttrs[] = {"ctx_group", "lr_mult", "wd_mult", "force_mirroring",
+                                           "mirror_stage"};
   if (v.kind != json::Value::kObject) BadFile(where + ": attributes should be an object");
   for (const auto& kv : v.object) {
     std::string value;
@@ -51,8 +56,10 @@ void ReadAttrObject(const json::Value& v, const std::string& where, bool user_at
     } else {
       BadFile(where + ": attribute \"" + kv.first + "\" should be a string");
     }
-    // pre-1.0 files kept user attributes (ctx_group, lr_mult) in "attr" without underscores
-    (*dict)[user_attrs ? DunderKey(kv.first) : kv.first] = value;
+    std::string key = kv.first;
+    for (const char* legacy : kLegacyUserAttrs)
+      if (key == legacy) key = DunderKey(key);
+    (*dict)[key] = value;
   }
 }
 
@@ -121,9 +128,9 @@ Symbol Symbol::FromJSON(const std::string& text) {
     const std::string name = Member(jn, "name", json::Value::kString, where).str;
     const std::string here = where + " ('" + name + "')";
     std::map<std::string, std::string> dict;
-    if (const json::Value* a = jn.Find("attrs")) ReadAttrObject(*a, here, false, &dict);
-    if (const json::Value* a = jn.Find("param")) ReadAttrObject(*a, here, false, &dict);
-    if (const json::Value* a = jn.Find("attr")) ReadAttrObject(*a, here, true, &dict);
+    // 1.x writes "attrs"; 0.9-1.0 wrote "attr"; 0.8 split op parameters ("param") from "attr"
+    for (const char* key : {"attrs", "attr", "param"})
+      if (const json::Value* a = jn.Find(key)) ReadAttrObject(*a, here, &dict);
     std::vector<NodeEntry> inputs;
     if (const json::Value* jin = jn.Find("inputs")) {
       if (jin->kind != json::Value::kArray) BadFile(here + ": \"inputs\" should be an array");

@@ -1,0 +1,118 @@
+"""Executor: binding variants, grad_req, forward inputs, and the memory plan."""
+import numpy as np
+import pytest
+
+import symnet as mx
+
+
+def mlp(hidden=(128, 64), classes=10):
+    net = mx.sym.var("data")
+    for i, h in enumerate(hidden):
+        net = mx.sym.FullyConnected(net, num_hidden=h, name="fc%d" % (i + 1))
+        net = mx.sym.Activation(net, act_type="relu", name="relu%d" % (i + 1))
+    net = mx.sym.FullyConnected(net, num_hidden=classes, name="fc%d" % (len(hidden) + 1))
+    return mx.sym.SoftmaxOutput(net, name="softmax")
+
+
+def test_simple_bind_dicts():
+    exe = mlp().simple_bind(mx.cpu(), data=(8, 64))
+    assert set(exe.arg_dict) == set(mlp().list_arguments())
+    assert set(exe.grad_dict) == set(exe.arg_dict)  # grad_req='write' for every argument
+    assert exe.output_dict["softmax_output"].shape == (8, 10)
+    exe = mlp().simple_bind(mx.cpu(), grad_req={"fc1_weight": "write"}, data=(8, 64))
+    assert list(exe.grad_dict) == ["fc1_weight"]
+    exe = mlp().simple_bind(mx.cpu(), grad_req="null", data=(8, 64))
+    assert exe.grad_dict == {}
+
+
+def test_bind_with_arrays_matches_simple_bind():
+    net = mlp(hidden=(16,), classes=4)
+    shapes = dict(zip(net.list_arguments(), net.infer_shape(data=(5, 6))[0]))
+    rng = np.random.RandomState(0)
+    args = {k: mx.nd.array(rng.randn(*s)) for k, s in shapes.items()}
+    args["softmax_label"] = mx.nd.array([0, 1, 2, 3, 0])
+    grads = {k: mx.nd.zeros(s) for k, s in shapes.items() if k != "softmax_label"}
+    exe = net.bind(mx.cpu(), args=args, args_grad=grads)
+    exe.forward(is_train=True)
+    exe.backward()
+    exe2 = net.simple_bind(mx.cpu(), data=(5, 6))
+    exe2.copy_params_from({k: v for k, v in args.items()})
+    exe2.forward(is_train=True)
+    exe2.backward()
+    np.testing.assert_allclose(exe.outputs[0].asnumpy(), exe2.outputs[0].asnumpy(), rtol=1e-6)
+    for k in grads:
+        np.testing.assert_allclose(grads[k].asnumpy(), exe2.grad_dict[k].asnumpy(), rtol=1e-5, atol=1e-7)
+    # bind writes into the arrays it was given
+    assert exe.grad_dict["fc1_weight"] is not None
+    np.testing.assert_array_equal(exe.grad_dict["fc1_weight"].asnumpy(), grads["fc1_weight"].asnumpy())
+
+
+def test_grad_req_add_accumulates():
+    net = mlp(hidden=(8,), classes=3)
+    exe = net.simple_bind(mx.cpu(), grad_req="add", data=(4, 5))
+    rng = np.random.RandomState(1)
+    for k, v in exe.arg_dict.items():
+        v[:] = rng.randn(*v.shape)
+    exe.arg_dict["softmax_label"][:] = [0, 1, 2, 0]
+    exe.forward(is_train=True)
+    exe.backward()
+    once = exe.grad_dict["fc1_weight"].asnumpy().copy()
+    exe.forward(is_train=True)
+    exe.backward()
+    np.testing.assert_allclose(exe.grad_dict["fc1_weight"].asnumpy(), 2 * once, rtol=1e-5, atol=1e-7)
+
+
+def test_forward_kwargs_and_bad_names():
+    exe = mlp(hidden=(8,), classes=3).simple_bind(mx.cpu(), data=(2, 5))
+    exe.forward(data=np.ones((2, 5)))
+    assert (exe.arg_dict["data"].asnumpy() == 1).all()
+    with pytest.raises(ValueError, match="not an argument"):
+        exe.forward(dta=np.ones((2, 5)))
+
+
+def test_non_loss_head_gradient():
+    x = mx.sym.var("x")
+    y = mx.sym.Activation(x, act_type="tanh") * 3.0
+    exe = y.simple_bind(mx.cpu(), x=(2, 3))
+    xv = np.random.randn(2, 3)
+    exe.arg_dict["x"][:] = xv
+    exe.forward(is_train=True)
+    og = np.random.randn(2, 3)
+    exe.backward([mx.nd.array(og)])
+    np.testing.assert_allclose(exe.grad_dict["x"].asnumpy(), og * 3 * (1 - np.tanh(xv) ** 2),
+                               rtol=1e-5, atol=1e-6)
+    exe.backward()  # default head gradient: ones
+    np.testing.assert_allclose(exe.grad_dict["x"].asnumpy(), 3 * (1 - np.tanh(xv) ** 2), rtol=1e-5)
+
+
+def test_group_with_variable_output():
+    x = mx.sym.var("x")
+    g = mx.sym.Group([x, x * 2.0])
+    exe = g.simple_bind(mx.cpu(), x=(2,))
+    exe.arg_dict["x"][:] = [1, 2]
+    out = exe.forward()
+    assert out[0].asnumpy().tolist() == [1, 2] and out[1].asnumpy().tolist() == [2, 4]
+
+
+def test_memory_report_mlp_training_batch_256():
+    exe = mlp().simple_bind(mx.cpu(), data=(256, 64))
+    r = exe.memory_report()
+    assert r["arena_bytes"] < r["no_sharing_bytes"]
+    assert r["arena_bytes"] <= 1.1 * r["lower_bound_bytes"]
+    assert r["lower_bound_bytes"] <= r["arena_bytes"]
+    assert r["num_inplace"] >= 2  # the relus write into their inputs
+    # float16 halves the activation memory: the planner sizes entries by dtype
+    r16 = mlp().simple_bind(mx.cpu(), type_dict={"data": "float16"}, data=(256, 64)).memory_report()
+    assert r16["arena_bytes"] <= 0.55 * r["arena_bytes"]
+
+
+def test_outputs_survive_backward():
+    """Forward outputs stay readable after backward (the planner keeps them alive)."""
+    exe = mlp().simple_bind(mx.cpu(), data=(16, 64))
+    rng = np.random.RandomState(3)
+    for k, v in exe.arg_dict.items():
+        v[:] = rng.randn(*v.shape) * 0.1
+    exe.arg_dict["softmax_label"][:] = rng.randint(0, 10, 16)
+    out = exe.forward(is_train=True)[0].asnumpy().copy()
+    exe.backward()
+    np.testing.assert_array_equal(exe.outputs[0].asnumpy(), out)

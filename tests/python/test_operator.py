@@ -1,0 +1,369 @@
+"""Every op: numpy reference forward, float64 finite-difference gradient, req='add' (kAddTo),
+and 16-bit vs float32 agreement where the op supports float16/bfloat16."""
+import numpy as np
+import pytest
+
+import symnet as mx
+from symnet.test_utils import (assert_almost_equal, check_numeric_gradient,
+                               check_symbolic_backward, check_symbolic_forward)
+
+rng = np.random.RandomState(42)
+
+
+def randn(*shape):
+    return rng.normal(size=shape)
+
+
+def np_softmax(x, axis=-1):
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def check_16bit(sym, location, rtol_f16=2e-3, rtol_bf16=2e-2, atol=None):
+    """Runs the op in float32, float16 and bfloat16 on the same (16-bit representable) inputs.
+    Tolerances: float16 keeps 11 significant bits (rel. 4.9e-4 per rounding), bfloat16 8 bits
+    (rel. 3.9e-3), and the output is rounded once more; a few roundings give the bounds above."""
+    loc16 = {k: v.astype(np.float16).astype(np.float32) for k, v in location.items()}
+    ref = check_symbolic_forward(sym, loc16, [0] * 0 or _forward(sym, loc16, np.float32),
+                                 dtype=np.float32)
+    for dtype, rtol in (("float16", rtol_f16), ("bfloat16", rtol_bf16)):
+        outs = _forward(sym, loc16, dtype)
+        for o, r in zip(outs, ref):
+            scale = np.abs(r).max() + 1e-6
+            assert_almost_equal(o, r, rtol=rtol, atol=(atol if atol is not None else rtol * scale),
+                                names=(dtype, "float32"))
+
+
+def _forward(sym, location, dtype):
+    exe = sym.simple_bind(mx.cpu(), grad_req="null", type_dict={k: dtype for k in location},
+                          **{k: v.shape for k, v in location.items()})
+    for k, v in location.items():
+        exe.arg_dict[k][:] = v
+    return [o.asnumpy().astype(np.float32) for o in exe.forward()]
+
+
+def check_add_req(sym, location, out_grads=None):
+    """grad_req='add' accumulates onto existing gradients (the kAddTo path of every kernel)."""
+    loc = {k: v.astype(np.float64) for k, v in location.items()}
+    names = [n for n in sym.list_arguments() if n in loc]
+    exe = sym.simple_bind(mx.cpu(), grad_req="write", type_dict={k: "float64" for k in loc},
+                          **{k: v.shape for k, v in loc.items()})
+    for k, v in loc.items():
+        exe.arg_dict[k][:] = v
+    exe.forward(is_train=True)
+    exe.backward(out_grads)
+    expected = {n: exe.grad_dict[n].asnumpy() for n in names if n in exe.grad_dict}
+    check_symbolic_backward(sym, loc, out_grads, expected, rtol=1e-10, atol=1e-12,
+                            grad_req="add", dtype=np.float64)
+
+
+# ---- element-wise -----------------------------------------------------------------------------
+@pytest.mark.parametrize("act,ref", [
+    ("relu", lambda x: np.maximum(x, 0)),
+    ("sigmoid", lambda x: 1 / (1 + np.exp(-x))),
+    ("tanh", np.tanh),
+    ("softrelu", lambda x: np.log1p(np.exp(x))),
+    ("softsign", lambda x: x / (1 + np.abs(x))),
+])
+def test_activation(act, ref):
+    x = randn(3, 4, 5)
+    if act == "relu":
+        x[np.abs(x) < 1e-3] = 0.5  # keep finite differences away from the kink
+    sym = mx.sym.Activation(mx.sym.var("x"), act_type=act)
+    check_symbolic_forward(sym, {"x": x}, [ref(x)], rtol=1e-5, atol=1e-6)
+    check_numeric_gradient(sym, {"x": x})
+    check_add_req(sym, {"x": x}, [mx.nd.array(randn(3, 4, 5), dtype="float64")])
+    check_16bit(sym, {"x": x})
+
+
+@pytest.mark.parametrize("op,ref", [
+    ("elemwise_add", np.add), ("elemwise_sub", np.subtract),
+    ("elemwise_mul", np.multiply), ("elemwise_div", np.divide)])
+def test_elemwise_binary(op, ref):
+    a, b = randn(4, 5), randn(4, 5)
+    b[np.abs(b) < 0.3] = 0.7  # division stays well conditioned
+    sym = getattr(mx.sym, op)(mx.sym.var("a"), mx.sym.var("b"))
+    check_symbolic_forward(sym, {"a": a, "b": b}, [ref(a, b)], rtol=1e-5, atol=1e-6)
+    check_numeric_gradient(sym, {"a": a, "b": b})
+    check_add_req(sym, {"a": a, "b": b}, [mx.nd.array(randn(4, 5), dtype="float64")])
+    check_16bit(sym, {"a": a, "b": b})
+
+
+def test_same_input_twice_sums_gradients():
+    x = randn(3, 4)
+    v = mx.sym.var("x")
+    sym = v * v + v
+    check_symbolic_forward(sym, {"x": x}, [x * x + x], rtol=1e-5, atol=1e-6)
+    check_numeric_gradient(sym, {"x": x})
+    check_add_req(sym, {"x": x}, [mx.nd.array(randn(3, 4), dtype="float64")])
+
+
+@pytest.mark.parametrize("expr,ref", [
+    (lambda s: s + 2.5, lambda x: x + 2.5), (lambda s: s - 2.5, lambda x: x - 2.5),
+    (lambda s: 2.5 - s, lambda x: 2.5 - x), (lambda s: s * -1.5, lambda x: x * -1.5),
+    (lambda s: s / 4.0, lambda x: x / 4.0), (lambda s: 3.0 / s, lambda x: 3.0 / x),
+    (lambda s: -s, lambda x: -x)])
+def test_scalar_ops(expr, ref):
+    x = randn(3, 4)
+    x[np.abs(x) < 0.3] = 0.9
+    sym = expr(mx.sym.var("x"))
+    check_symbolic_forward(sym, {"x": x}, [ref(x)], rtol=1e-5, atol=1e-6)
+    check_numeric_gradient(sym, {"x": x})
+    check_add_req(sym, {"x": x}, [mx.nd.array(randn(3, 4), dtype="float64")])
+    check_16bit(sym, {"x": x})
+
+
+@pytest.mark.parametrize("op,ref", [
+    ("broadcast_add", np.add), ("broadcast_sub", np.subtract),
+    ("broadcast_mul", np.multiply), ("broadcast_div", np.divide)])
+@pytest.mark.parametrize("shapes", [((2, 3, 4), (1, 3, 1)), ((3, 1), (1, 4)), ((2, 3, 4), (4,))])
+def test_broadcast_binary(op, ref, shapes):
+    a, b = randn(*shapes[0]), randn(*shapes[1])
+    b[np.abs(b) < 0.3] = 0.8
+    sym = getattr(mx.sym, op)(mx.sym.var("a"), mx.sym.var("b"))
+    out_shape = np.broadcast(a, b).shape
+    check_symbolic_forward(sym, {"a": a, "b": b}, [ref(a, b)], rtol=1e-5, atol=1e-6)
+    check_numeric_gradient(sym, {"a": a, "b": b})
+    check_add_req(sym, {"a": a, "b": b}, [mx.nd.array(randn(*out_shape), dtype="float64")])
+    check_16bit(sym, {"a": a, "b": b})
+
+
+def test_broadcast_incompatible_shapes_error():
+    sym = mx.sym.broadcast_add(mx.sym.var("a"), mx.sym.var("b"))
+    with pytest.raises(mx.MXNetError, match=r"could not be broadcast.*\(2, 3\).*\(4,\)"):
+        sym.simple_bind(mx.cpu(), a=(2, 3), b=(4,))
+
+
+# ---- copies, shapes and types -------------------------------------------------------------
+@pytest.mark.parametrize("op", ["identity", "_copy"])
+def test_identity(op):
+    x = randn(3, 4)
+    sym = getattr(mx.sym, op)(mx.sym.var("x"))
+    check_symbolic_forward(sym, {"x": x}, [x])
+    check_numeric_gradient(sym, {"x": x})
+    check_add_req(sym, {"x": x}, [mx.nd.array(randn(3, 4), dtype="float64")])
+
+
+def test_blockgrad_stops_gradient():
+    x = randn(3, 4)
+    v = mx.sym.var("x")
+    sym = mx.sym.BlockGrad(v) * v  # d/dx = BlockGrad(x) only
+    check_symbolic_forward(sym, {"x": x}, [x * x], rtol=1e-6)
+    check_symbolic_backward(sym, {"x": x}, [np.ones((3, 4))], {"x": x}, rtol=1e-6)
+
+
+def test_zeros_ones_like_negative():
+    x = randn(2, 3)
+    v = mx.sym.var("x")
+    check_symbolic_forward(mx.sym.zeros_like(v), {"x": x}, [np.zeros((2, 3))])
+    check_symbolic_forward(mx.sym.ones_like(v), {"x": x}, [np.ones((2, 3))])
+    check_symbolic_forward(mx.sym.negative(v), {"x": x}, [-x])
+    check_numeric_gradient(mx.sym.negative(v), {"x": x})
+    check_symbolic_backward(mx.sym.zeros_like(v) + v, {"x": x}, [np.ones((2, 3))], {"x": np.ones((2, 3))})
+
+
+def test_add_n():
+    xs = {"x%d" % i: randn(3, 4) for i in range(3)}
+    sym = mx.sym.add_n(*[mx.sym.var(k) for k in sorted(xs)])
+    check_symbolic_forward(sym, xs, [sum(xs.values())], rtol=1e-5, atol=1e-6)
+    check_numeric_gradient(sym, xs)
+    check_add_req(sym, xs, [mx.nd.array(randn(3, 4), dtype="float64")])
+    check_16bit(sym, xs)
+    assert mx.sym.ElementWiseSum(mx.sym.var("a"), mx.sym.var("b")).list_arguments() == ["a", "b"]
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float64", "int32"])
+def test_cast(dtype):
+    x = randn(3, 4) * 10
+    sym = mx.sym.Cast(mx.sym.var("x"), dtype=dtype)
+    exe = sym.simple_bind(mx.cpu(), x=(3, 4))
+    exe.arg_dict["x"][:] = x
+    out = exe.forward(is_train=True)[0]
+    assert out.dtype == mx.base.numpy_dtype(dtype)
+    if dtype == "float16":
+        np.testing.assert_array_equal(out.asnumpy(), x.astype(np.float32).astype(np.float16))
+    elif dtype == "int32":
+        np.testing.assert_array_equal(out.asnumpy(), x.astype(np.float32).astype(np.int32))
+    # the gradient comes back in the input's dtype
+    exe.backward([mx.nd.ones((3, 4), dtype=dtype)])
+    assert exe.grad_dict["x"].dtype == np.float32
+    np.testing.assert_array_equal(exe.grad_dict["x"].asnumpy(), np.ones((3, 4)))
+    if dtype in ("float16", "float64"):
+        check_numeric_gradient(mx.sym.Cast(mx.sym.var("x"), dtype="float64"), {"x": randn(2, 3)})
+
+
+def test_flatten_reshape():
+    x = randn(2, 3, 4)
+    v = mx.sym.var("x")
+    check_symbolic_forward(mx.sym.Flatten(v), {"x": x}, [x.reshape(2, 12)])
+    check_numeric_gradient(mx.sym.Flatten(v) * 2.0, {"x": x})
+    cases = {(0, -1): (2, 12), (-1,): (24,), (4, 0, 2): (4, 3, 2), (-2,): (2, 3, 4),
+             (-3, 4): (6, 4), (2, -4, 3, -1, 4): (2, 3, 1, 4), (0, -3): (2, 12)}
+    for spec, shape in cases.items():
+        sym = mx.sym.Reshape(v, shape=spec)
+        check_symbolic_forward(sym, {"x": x}, [x.reshape(shape)])
+        check_numeric_gradient(sym * 1.5, {"x": x})
+    check_symbolic_forward(mx.sym.Reshape(v, shape=(-1, 0), reverse=True), {"x": x}, [x.reshape(6, 4)])
+    with pytest.raises(mx.MXNetError, match="cannot reshape"):
+        mx.sym.Reshape(v, shape=(5, -1)).infer_shape(x=(2, 3, 4))
+
+
+@pytest.mark.parametrize("op,ref", [("sum", np.sum), ("mean", np.mean)])
+@pytest.mark.parametrize("axis,keepdims,exclude", [
+    (None, False, False), (1, False, False), ((0, 2), True, False), (-1, False, False),
+    (1, False, True)])
+def test_reduce(op, ref, axis, keepdims, exclude):
+    x = randn(2, 3, 4)
+    kwargs = {"keepdims": keepdims, "exclude": exclude}
+    if axis is not None:
+        kwargs["axis"] = axis
+    sym = getattr(mx.sym, op)(mx.sym.var("x"), **kwargs)
+    np_axis = axis
+    if exclude:
+        np_axis = tuple(a for a in range(3) if a not in (axis if isinstance(axis, tuple) else (axis,)))
+    expected = ref(x, axis=np_axis, keepdims=keepdims)
+    if np.ndim(expected) == 0:
+        expected = np.array([expected])
+    out = check_symbolic_forward(sym, {"x": x}, [expected], rtol=1e-5, atol=1e-6)
+    check_numeric_gradient(sym, {"x": x})
+    check_add_req(sym, {"x": x}, [mx.nd.array(randn(*out[0].shape), dtype="float64")])
+    check_16bit(sym, {"x": x})
+
+
+# ---- softmax family --------------------------------------------------------------------------
+@pytest.mark.parametrize("axis", [-1, 1, 0])
+@pytest.mark.parametrize("temperature", [None, 2.0])
+def test_softmax_log_softmax(axis, temperature):
+    x = randn(2, 3, 4)
+    t = temperature or 1.0
+    kwargs = {"axis": axis}
+    if temperature:
+        kwargs["temperature"] = temperature
+    sm = mx.sym.softmax(mx.sym.var("x"), **kwargs)
+    lsm = mx.sym.log_softmax(mx.sym.var("x"), **kwargs)
+    check_symbolic_forward(sm, {"x": x}, [np_softmax(x / t, axis)], rtol=1e-5, atol=1e-7)
+    check_symbolic_forward(lsm, {"x": x}, [np.log(np_softmax(x / t, axis))], rtol=1e-5, atol=1e-6)
+    check_numeric_gradient(sm, {"x": x})
+    check_numeric_gradient(lsm, {"x": x})
+    og = [mx.nd.array(randn(2, 3, 4), dtype="float64")]
+    check_add_req(sm, {"x": x}, og)
+    check_add_req(lsm, {"x": x}, og)
+    check_16bit(sm, {"x": x})
+    check_16bit(lsm, {"x": x}, rtol_f16=5e-3, rtol_bf16=3e-2)
+
+
+def cross_entropy(x, label, axis=1):
+    p = np_softmax(x, axis)
+    idx = np.expand_dims(label.astype(int), axis)
+    return -np.log(np.take_along_axis(p, idx, axis)).sum()
+
+
+@pytest.mark.parametrize("normalization,scale", [("null", 1.0), ("batch", 0.25), ("valid", 0.25)])
+def test_softmax_output_gradient_is_cross_entropy_gradient(normalization, scale):
+    x = randn(4, 5)
+    label = np.array([0, 3, 1, 4], dtype=np.float64)
+    sym = mx.sym.SoftmaxOutput(mx.sym.var("x"), mx.sym.var("label"), normalization=normalization,
+                               grad_scale=1.0)
+    check_symbolic_forward(sym, {"x": x, "label": label}, [np_softmax(x)], rtol=1e-5, atol=1e-7)
+    # backward = d(cross-entropy)/dx, checked by finite differences of the loss itself
+    fd = mx.test_utils.numeric_grad(lambda: cross_entropy(x, label), x, 1e-6) * scale
+    check_symbolic_backward(sym, {"x": x, "label": label}, None, {"x": fd}, rtol=1e-6, atol=1e-9,
+                            dtype=np.float64)
+    check_symbolic_backward(sym, {"x": x, "label": label}, None, {"x": fd}, rtol=1e-6, atol=1e-9,
+                            dtype=np.float64, grad_req="add")
+
+
+def test_softmax_output_options():
+    x = randn(4, 5)
+    label = np.array([0, 3, -1, 4], dtype=np.float64)
+    p = np_softmax(x)
+    onehot = np.eye(5)[np.maximum(label, 0).astype(int)]
+    # ignore_label with valid normalization: row 2 gets no gradient, 3 valid rows
+    sym = mx.sym.SoftmaxOutput(mx.sym.var("x"), mx.sym.var("label"), use_ignore=True,
+                               ignore_label=-1, normalization="valid", grad_scale=2.0)
+    want = (p - onehot) * 2.0 / 3
+    want[2] = 0
+    check_symbolic_backward(sym, {"x": x, "label": label}, None, {"x": want}, rtol=1e-6, dtype=np.float64)
+    # label smoothing
+    label = np.array([0, 3, 1, 4], dtype=np.float64)
+    sym = mx.sym.SoftmaxOutput(mx.sym.var("x"), mx.sym.var("label"), smooth_alpha=0.1)
+    target = np.full((4, 5), 0.1 / 4)
+    target[np.arange(4), label.astype(int)] = 0.9
+    check_symbolic_backward(sym, {"x": x, "label": label}, None, {"x": p - target}, rtol=1e-6,
+                            dtype=np.float64)
+    # multi_output: softmax over axis 1 of (n, c, h, w), labels (n, h, w)
+    x4 = randn(2, 3, 2, 2)
+    l4 = rng.randint(0, 3, size=(2, 2, 2)).astype(np.float64)
+    sym = mx.sym.SoftmaxOutput(mx.sym.var("x"), mx.sym.var("label"), multi_output=True)
+    check_symbolic_forward(sym, {"x": x4, "label": l4}, [np_softmax(x4, 1)], rtol=1e-5, atol=1e-7)
+    fd = mx.test_utils.numeric_grad(lambda: cross_entropy(x4, l4, 1), x4, 1e-6)
+    check_symbolic_backward(sym, {"x": x4, "label": l4}, None, {"x": fd}, rtol=1e-6, atol=1e-9,
+                            dtype=np.float64)
+    # out_grad multiplies by the head gradient
+    og = randn(4, 5)
+    sym = mx.sym.SoftmaxOutput(mx.sym.var("x"), mx.sym.var("label"), out_grad=True)
+    check_symbolic_backward(sym, {"x": x, "label": label}, [og], {"x": (p - np.eye(5)[label.astype(int)]) * og},
+                            rtol=1e-6, dtype=np.float64)
+    # label shape is inferred
+    assert mx.sym.SoftmaxOutput(mx.sym.var("x"), name="sm").infer_shape(x=(4, 5))[0] == [(4, 5), (4,)]
+
+
+def test_linear_regression_output():
+    x, label = randn(4, 3), randn(4, 3)
+    sym = mx.sym.LinearRegressionOutput(mx.sym.var("x"), mx.sym.var("label"), grad_scale=2.0)
+    check_symbolic_forward(sym, {"x": x, "label": label}, [x])
+    # d/dx of grad_scale * 0.5 * sum((x - label)^2) / outputs per sample
+    fd = mx.test_utils.numeric_grad(lambda: 2.0 * 0.5 * ((x - label) ** 2).sum() / 3, x, 1e-6)
+    check_symbolic_backward(sym, {"x": x, "label": label}, None, {"x": fd}, rtol=1e-6, atol=1e-9,
+                            dtype=np.float64)
+    check_symbolic_backward(sym, {"x": x, "label": label}, None, {"x": fd}, rtol=1e-6, atol=1e-9,
+                            dtype=np.float64, grad_req="add")
+
+
+# ---- FullyConnected --------------------------------------------------------------------------
+@pytest.mark.parametrize("no_bias", [False, True])
+@pytest.mark.parametrize("flatten,shape", [(True, (4, 2, 3)), (False, (2, 3, 6)), (True, (5, 7))])
+def test_fully_connected(no_bias, flatten, shape):
+    x = randn(*shape)
+    k = int(np.prod(shape[1:])) if flatten else shape[-1]
+    w, b = randn(8, k), randn(8)
+    sym = mx.sym.FullyConnected(mx.sym.var("x"), num_hidden=8, no_bias=no_bias, flatten=flatten,
+                                name="fc")
+    loc = {"x": x, "fc_weight": w}
+    if not no_bias:
+        loc["fc_bias"] = b
+    xm = x.reshape(shape[0], -1) if flatten else x
+    ref = xm @ w.T + (0 if no_bias else b)
+    check_symbolic_forward(sym, loc, [ref], rtol=1e-4, atol=1e-5)
+    check_numeric_gradient(sym, loc)
+    check_add_req(sym, loc, [mx.nd.array(randn(*ref.shape), dtype="float64")])
+    check_16bit(sym, loc, rtol_f16=3e-3, rtol_bf16=3e-2)
+
+
+def test_fully_connected_shape_error_names_node_argument_and_shapes():
+    data = mx.sym.var("data")
+    weight = mx.sym.var("fc_weight", shape=(10, 63))
+    fc = mx.sym.FullyConnected(data, weight=weight, num_hidden=10, name="fc")
+    with pytest.raises(mx.MXNetError) as err:
+        fc.simple_bind(mx.cpu(), data=(32, 64))
+    msg = str(err.value)
+    assert "'fc'" in msg and "FullyConnected" in msg and "weight" in msg
+    assert "(10, 63)" in msg and "(10, 64)" in msg
+
+
+def test_16bit_gradients_match_float32():
+    """FullyConnected backward in float16/bfloat16 (the AMP path) agrees with float32."""
+    x, w, b, og = randn(6, 5), randn(4, 5), randn(4), randn(6, 4)
+    sym = mx.sym.FullyConnected(mx.sym.var("x"), num_hidden=4, name="fc")
+    grads = {}
+    for dtype in ("float32", "float16", "bfloat16"):
+        exe = sym.simple_bind(mx.cpu(), type_dict={"x": dtype}, x=(6, 5))
+        for k, v in (("x", x), ("fc_weight", w), ("fc_bias", b)):
+            exe.arg_dict[k][:] = v.astype(np.float16).astype(np.float32)
+        exe.forward(is_train=True)
+        exe.backward([mx.nd.array(og.astype(np.float16), dtype=dtype)])
+        grads[dtype] = {k: v.asnumpy().astype(np.float32) for k, v in exe.grad_dict.items()}
+    for dtype, rtol in (("float16", 3e-3), ("bfloat16", 3e-2)):
+        for k in grads["float32"]:
+            ref = grads["float32"][k]
+            assert_almost_equal(grads[dtype][k], ref, rtol=rtol, atol=rtol * np.abs(ref).max())

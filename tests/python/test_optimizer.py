@@ -1,0 +1,47 @@
+"""SGD update ops and the SGD optimizer against the formulas written out in numpy."""
+import numpy as np
+import pytest
+
+import symnet as mx
+
+
+def test_sgd_update_formula():
+    w, g = np.random.randn(10), np.random.randn(10) * 5
+    lr, wd, rescale, clip = 0.1, 0.01, 0.5, 1.0
+    weight = mx.nd.array(w)
+    mx.nd.sgd_update(weight, mx.nd.array(g), out=weight, lr=lr, wd=wd, rescale_grad=rescale,
+                     clip_gradient=clip)
+    expected = (1 - lr * wd) * w - lr * np.clip(rescale * g, -clip, clip)
+    np.testing.assert_allclose(weight.asnumpy(), expected, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("clip", [None, 0.3])
+def test_sgd_mom_update_formula(clip):
+    w, g, m = np.random.randn(10), np.random.randn(10), np.random.randn(10)
+    lr, mom, wd, rescale = 0.05, 0.9, 1e-3, 0.25
+    weight, grad, state = mx.nd.array(w), mx.nd.array(g), mx.nd.array(m)
+    kwargs = dict(lr=lr, momentum=mom, wd=wd, rescale_grad=rescale)
+    if clip is not None:
+        kwargs["clip_gradient"] = clip
+    mx.nd.sgd_mom_update(weight, grad, state, out=weight, **kwargs)
+    gg = rescale * g if clip is None else np.clip(rescale * g, -clip, clip)
+    m_new = mom * m - lr * wd * w - lr * gg
+    np.testing.assert_allclose(state.asnumpy(), m_new, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(weight.asnumpy(), w + m_new, rtol=1e-5, atol=1e-6)
+
+
+def test_sgd_optimizer_momentum_two_steps():
+    opt = mx.optimizer.create("sgd", learning_rate=0.1, momentum=0.9, wd=0.0, rescale_grad=1.0)
+    updater = mx.optimizer.get_updater(opt)
+    w = mx.nd.array([1.0, 2.0])
+    g = mx.nd.array([0.5, -1.0])
+    updater(0, g, w)
+    updater(0, g, w)
+    # m1 = -0.1 g; m2 = 0.9 m1 - 0.1 g = -0.19 g; w = w0 - 0.29 g
+    np.testing.assert_allclose(w.asnumpy(), [1.0 - 0.145, 2.0 + 0.29], rtol=1e-6)
+    assert opt.num_update == 2
+
+
+def test_unknown_optimizer():
+    with pytest.raises(ValueError, match="unknown optimizer"):
+        mx.optimizer.create("adamw2")
