@@ -58,11 +58,11 @@ class NDArray {
   /*! \brief View of row i along the first axis (drops the axis). */
   NDArray At(int64_t i) const;
   /*! \brief Sets every element to `value` (converted to the dtype). */
-  void Fill(double value);
+  void Fill(double value) const;
   /*! \brief Copies src's elements in (same number of elements; dtype converted). */
-  void CopyFrom(const NDArray& src);
+  void CopyFrom(const NDArray& src) const;
   /*! \brief Copies `Size()` elements of `src_dtype` from host memory, converting. */
-  void CopyFromBuffer(const void* data, DType src_dtype);
+  void CopyFromBuffer(const void* data, DType src_dtype) const;
   /*! \brief Copies the elements out to host memory as `dst_dtype`. */
   void CopyToBuffer(void* data, DType dst_dtype) const;
   /*! \brief Element i (flat index) as double: for tests and small reads. */

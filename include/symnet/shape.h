@@ -72,7 +72,7 @@ class Shape {
   /*! \brief Product of dims [begin, end). */
   int64_t ProdRange(int begin, int end) const;
   std::vector<int64_t> ToVector() const { return std::vector<int64_t>(dims_.begin(), dims_.end()); }
-  /*! \brief MXNet's text form: "(2, 3)", "(5,)", "()", "None" for unknown ndim; -1 prints as None. */
+  /*! \brief MXNet's text form: "(2, 3)", "(5,)", "()", "None" for unknown ndim; dims as numbers. */
   std::string ToString() const;
   /*! \brief Parses "(2, 3)", "[2,3]", "2", "(5,)", "()"; "None" dims become -1. Throws on junk. */
   static Shape FromString(const std::string& text);

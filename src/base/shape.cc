@@ -32,7 +32,7 @@ std::string Shape::ToString() const {
   std::string s = "(";
   for (int i = 0; i < ndim_; ++i) {
     if (i) s += ", ";
-    s += dims_[i] < 0 ? std::string("None") : std::to_string(dims_[i]);
+    s += std::to_string(dims_[i]);  // -1 (unknown) prints as -1: shapes double as op parameters
   }
   if (ndim_ == 1) s += ",";
   return s + ")";

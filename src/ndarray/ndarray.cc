@@ -92,7 +92,7 @@ NDArray NDArray::At(int64_t i) const {
   return NDArray(row.chunk_, row.offset_, s, dtype_);
 }
 
-void NDArray::Fill(double value) {
+void NDArray::Fill(double value) const {
   const size_t n = static_cast<size_t>(Size());
   SYMNET_TYPE_SWITCH(dtype_, T, {
     T* p = static_cast<T*>(dptr());
@@ -106,7 +106,7 @@ void NDArray::Fill(double value) {
   });
 }
 
-void NDArray::CopyFrom(const NDArray& src) {
+void NDArray::CopyFrom(const NDArray& src) const {
   SYMNET_CHECK(!src.is_none() && !is_none()) << "copy from or to a none array";
   SYMNET_CHECK_EQ(src.Size(), Size()) << "cannot copy an array of shape " << src.shape()
                                       << " into one of shape " << shape_;
@@ -114,7 +114,7 @@ void NDArray::CopyFrom(const NDArray& src) {
   ConvertElements(src.dptr(), src.dtype(), dptr(), dtype_, static_cast<size_t>(Size()));
 }
 
-void NDArray::CopyFromBuffer(const void* data, DType src_dtype) {
+void NDArray::CopyFromBuffer(const void* data, DType src_dtype) const {
   ConvertElements(data, src_dtype, dptr(), dtype_, static_cast<size_t>(Size()));
 }
 
