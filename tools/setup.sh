@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Sets up a fresh machine and installs symnet: system libraries (apt), Python build and test
+# packages (pip), then `pip install .` (C++ library + Python package), reusing build/pip.
+#   tools/setup.sh            # library, Python package
+#   tools/setup.sh --tests    # also the C++ tests and examples (used by tools/run_tests.sh)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+with_tests=OFF
+[ "${1:-}" = "--tests" ] && with_tests=ON
+PY=${PYTHON:-python3}
+
+apt_packages="cmake g++ libdmlc-dev libdnnl-dev libboost-dev libboost-program-options-dev libgtest-dev libjpeg-dev"
+missing=""
+for p in $apt_packages; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+  echo "== installing system packages:$missing"
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null
+fi
+
+echo "== installing Python packages"
+export PIP_ROOT_USER_ACTION=ignore PIP_DISABLE_PIP_VERSION_CHECK=1
+$PY -m pip install -q numpy pytest scikit-learn matplotlib "scikit-build-core>=0.8" "pybind11>=2.10"
+
+echo "== building and installing symnet (C++ tests: $with_tests)"
+jobs=$(nproc 2>/dev/null || echo 2)
+# --no-build-isolation keeps the tool paths stable, so build/pip is reused between runs
+CMAKE_BUILD_PARALLEL_LEVEL=$jobs $PY -m pip install -q --no-build-isolation \
+  -Ccmake.define.SYMNET_BUILD_TESTS=$with_tests \
+  -Ccmake.define.SYMNET_BUILD_EXAMPLES=$with_tests .
+$PY -c "import symnet, sys; print('symnet', symnet.__version__, 'installed for', sys.executable)"
