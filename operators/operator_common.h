@@ -78,6 +78,10 @@ FGradient ElemwiseGradUseOut(const char* backward_op);
 FGradient ElemwiseGradUseNone(const char* backward_op);
 /*! \brief An entry that means "no gradient flows here" for FGradient results. */
 inline NodeEntry NoGradient() { return NodeEntry{}; }
+/*! \brief FGradient of ops whose inputs get no gradient (constants, BlockGrad). */
+inline std::vector<NodeEntry> NoInputGradients(const NodePtr& n, const std::vector<NodeEntry>&) {
+  return std::vector<NodeEntry>(n->inputs.size(), NoGradient());
+}
 
 }  // namespace ops
 }  // namespace symnet

@@ -12,6 +12,7 @@
 #include "symnet/operator_builder.h"
 #include "symnet/ops.h"
 #include "symnet/pass.h"
+#include "symnet/random.h"
 #include "symnet/runtime.h"
 #include "symnet/shape.h"
 #include "symnet/symbol.h"

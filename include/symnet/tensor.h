@@ -14,12 +14,20 @@ namespace symnet {
  */
 enum OpReqType { kNullOp = 0, kWriteTo = 1, kWriteInplace = 2, kAddTo = 3 };
 
-/*! \brief A dense, contiguous, row-major view of memory owned elsewhere. */
+/*!
+ * \brief Physical order of a 4-D/5-D activation's elements. The shape is always logical (N, C,
+ *  H, W); kChannelsLast stores it as (N, H, W, C). Only ops that declare layout support ever see
+ *  kChannelsLast; the executor converts at the boundaries of such regions.
+ */
+enum class Layout : uint8_t { kDefault = 0, kChannelsLast = 1 };
+
+/*! \brief A dense, contiguous view of memory owned elsewhere (row-major unless layout_ says). */
 struct TBlob {
   void* dptr_ = nullptr;
   Shape shape_;
   DType dtype_ = DType::kFloat32;
   Device dev_;
+  Layout layout_ = Layout::kDefault;
 
   TBlob() = default;
   TBlob(void* p, Shape s, DType t, Device d = Device::CPU())
@@ -37,6 +45,7 @@ struct TBlob {
     SYMNET_CHECK_EQ(s.Size(), Size()) << "reshape " << shape_ << " to " << s;
     return TBlob(dptr_, s, dtype_, dev_);
   }
+  bool channels_last() const { return layout_ == Layout::kChannelsLast; }
 };
 
 }  // namespace symnet

@@ -60,10 +60,7 @@ SYMNET_REGISTER_OP(BlockGrad)
     .set_attr<FInferShape>("FInferShape", ElemwiseShape)
     .set_attr<FInferType>("FInferType", ElemwiseType)
     .set_attr<FInplaceOption>("FInplaceOption", InplaceIn0Out0)
-    .set_attr<FGradient>("FGradient",
-                         [](const NodePtr&, const std::vector<NodeEntry>&) {
-                           return std::vector<NodeEntry>{NoGradient()};
-                         })
+    .set_attr<FGradient>("FGradient", NoInputGradients)
     .set_attr<FCompute>("FCompute<cpu>", CopyCompute);
 
 SYMNET_REGISTER_OP(zeros_like)
@@ -71,10 +68,7 @@ SYMNET_REGISTER_OP(zeros_like)
     .add_argument("data", "NDArray-or-Symbol", "The input (only its shape and dtype are used).")
     .set_attr<FInferShape>("FInferShape", ElemwiseShape)
     .set_attr<FInferType>("FInferType", ElemwiseType)
-    .set_attr<FGradient>("FGradient",
-                         [](const NodePtr&, const std::vector<NodeEntry>&) {
-                           return std::vector<NodeEntry>{NoGradient()};
-                         })
+    .set_attr<FGradient>("FGradient", NoInputGradients)
     .set_attr<FCompute>("FCompute<cpu>", ZerosCompute);
 
 SYMNET_REGISTER_OP(ones_like)
@@ -82,10 +76,7 @@ SYMNET_REGISTER_OP(ones_like)
     .add_argument("data", "NDArray-or-Symbol", "The input (only its shape and dtype are used).")
     .set_attr<FInferShape>("FInferShape", ElemwiseShape)
     .set_attr<FInferType>("FInferType", ElemwiseType)
-    .set_attr<FGradient>("FGradient",
-                         [](const NodePtr&, const std::vector<NodeEntry>&) {
-                           return std::vector<NodeEntry>{NoGradient()};
-                         })
+    .set_attr<FGradient>("FGradient", NoInputGradients)
     .set_attr<FCompute>("FCompute<cpu>", OnesCompute);
 
 SYMNET_REGISTER_OP(negative)

@@ -63,6 +63,7 @@ void InitRegistry(py::module_& m) {
     const bool ok = cuda::SelfTest(dev, &why);
     return py::make_tuple(ok, why);
   });
+  m.def("random_seed", [](uint64_t seed) { SeedRandom(seed); });
   m.def("name_reset", &NameManager::Reset);
   m.def("name_get", &NameManager::Get);
 }

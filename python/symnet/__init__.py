@@ -10,6 +10,7 @@ from . import symbol
 from . import symbol as sym
 from . import executor
 from . import optimizer
+from . import random
 from . import test_utils
 
 __version__ = "0.1.0"

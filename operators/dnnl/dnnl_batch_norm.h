@@ -1,0 +1,61 @@
+/*! \brief Batch normalization through oneDNN (channel axis 1, float32/bfloat16 data). */
+#ifndef SYMNET_OPERATORS_DNNL_DNNL_BATCH_NORM_H_
+#define SYMNET_OPERATORS_DNNL_DNNL_BATCH_NORM_H_
+
+#include <vector>
+
+#include "dnnl_common.h"
+#include "symnet/tensor.h"
+
+namespace symnet {
+namespace dnnl_util {
+
+struct BatchNormConfig {
+  Shape shape;  // logical (N, C, ...)
+  DType dtype = DType::kFloat32;
+  Layout layout = Layout::kDefault;
+  float eps = 1e-3f;
+  bool use_scale = true;     // false: gamma is fixed at 1
+  bool global_stats = false;  // normalize with given mean/variance instead of batch statistics
+  bool operator==(const BatchNormConfig& o) const {
+    return shape == o.shape && dtype == o.dtype && layout == o.layout && eps == o.eps &&
+           use_scale == o.use_scale && global_stats == o.global_stats;
+  }
+};
+
+/*! \brief Whether oneDNN handles this case (else the caller uses plain loops). */
+bool BatchNormSupported(const Shape& shape, DType dtype, int axis);
+
+class DnnlBatchNormForward {
+ public:
+  explicit DnnlBatchNormForward(const BatchNormConfig& cfg);
+  /*! \brief mean/var are read (global_stats) or written (batch statistics); float32. */
+  void Run(const void* x, const float* gamma, const float* beta, float* mean, float* var, void* y);
+  const BatchNormConfig& config() const { return cfg_; }
+
+ private:
+  BatchNormConfig cfg_;
+  dnnl::batch_normalization_forward::primitive_desc pd_;
+  dnnl::batch_normalization_forward prim_;
+  std::vector<float> scale_shift_;  // [gamma or ones; beta]
+};
+
+class DnnlBatchNormBackward {
+ public:
+  explicit DnnlBatchNormBackward(const BatchNormConfig& cfg);
+  /*! \brief dx (written), dgamma and dbeta (written, float32) from dy, x and the statistics. */
+  void Run(const void* dy, const void* x, const float* gamma, const float* mean, const float* var,
+           void* dx, float* dgamma, float* dbeta);
+  const BatchNormConfig& config() const { return cfg_; }
+
+ private:
+  BatchNormConfig cfg_;
+  dnnl::batch_normalization_backward::primitive_desc pd_;
+  dnnl::batch_normalization_backward prim_;
+  std::vector<float> scale_shift_, diff_scale_shift_;
+};
+
+}  // namespace dnnl_util
+}  // namespace symnet
+
+#endif  // SYMNET_OPERATORS_DNNL_DNNL_BATCH_NORM_H_

@@ -1,0 +1,152 @@
+/*!
+ * \brief oneDNN convolution: primitives choose their own weight/activation formats
+ *  (format_tag::any); DnnlOperand reorders only where those differ from the callers' buffers.
+ */
+#include "dnnl_convolution.h"
+
+namespace symnet {
+namespace dnnl_util {
+
+namespace {
+
+using dims = dnnl::memory::dims;
+using tag = dnnl::memory::format_tag;
+using md = dnnl::memory::desc;
+
+struct ConvDescs {
+  md src, dst, weights, bias;              // user layouts
+  md src_any, dst_any, weights_any, bias_any;  // what the primitive may choose
+  dims strides, dilates, pad_l, pad_r;
+};
+
+ConvDescs MakeDescs(const ConvConfig& c) {
+  const ops::ConvGeometry& g = c.geo;
+  const auto dt = ToDnnl(c.dtype);
+  ConvDescs d;
+  dims src{g.n, g.c}, dst{g.n, g.o}, w;
+  for (int i = 0; i < g.nsp(); ++i) {
+    src.push_back(g.in[i]);
+    dst.push_back(g.out[i]);
+  }
+  if (g.groups > 1) w = {g.groups, g.o / g.groups, g.c / g.groups};
+  else w = {g.o, g.c};
+  for (int i = 0; i < g.nsp(); ++i) {
+    w.push_back(g.kernel[i]);
+    d.strides.push_back(g.stride[i]);
+    d.dilates.push_back(g.dilate[i] - 1);  // oneDNN counts the gaps: 0 = dense
+    d.pad_l.push_back(g.pad[i]);
+    // right padding that makes oneDNN's output size equal MXNet's (floor) output size
+    d.pad_r.push_back((g.out[i] - 1) * g.stride[i] + (g.kernel[i] - 1) * g.dilate[i] + 1 - g.in[i] - g.pad[i]);
+  }
+  d.src = md(src, dt, ActivationTag(g.nsp(), c.src_layout));
+  d.dst = md(dst, dt, ActivationTag(g.nsp(), c.dst_layout));
+  d.weights = md(w, dt, WeightTag(g.nsp(), g.groups > 1));
+  d.bias = md({g.o}, dt, tag::x);
+  // channels-last activations are taken as they are (oneDNN's nhwc kernels are as fast as its
+  // blocked ones here); channels-first ones let the primitive pick, then reorder
+  d.src_any = c.src_layout == Layout::kChannelsLast ? d.src : md(src, dt, tag::any);
+  d.dst_any = c.dst_layout == Layout::kChannelsLast ? d.dst : md(dst, dt, tag::any);
+  d.weights_any = md(w, dt, tag::any);
+  d.bias_any = d.bias;
+  return d;
+}
+
+dnnl::convolution_forward::primitive_desc ForwardPD(const ConvConfig& c, const ConvDescs& d) {
+  const auto pk = c.training ? dnnl::prop_kind::forward_training : dnnl::prop_kind::forward_inference;
+  if (c.bias) {
+    return {dnnl::convolution_forward::desc(pk, dnnl::algorithm::convolution_direct, d.src_any,
+                                            d.weights_any, d.bias_any, d.dst_any, d.strides,
+                                            d.dilates, d.pad_l, d.pad_r),
+            Engine()};
+  }
+  return {dnnl::convolution_forward::desc(pk, dnnl::algorithm::convolution_direct, d.src_any,
+                                          d.weights_any, d.dst_any, d.strides, d.dilates, d.pad_l,
+                                          d.pad_r),
+          Engine()};
+}
+
+}  // namespace
+
+DnnlConvForward::DnnlConvForward(const ConvConfig& cfg) : cfg_(cfg) {
+  const ConvDescs d = MakeDescs(cfg);
+  pd_ = ForwardPD(cfg, d);
+  prim_ = dnnl::convolution_forward(pd_);
+  src_.Init(d.src, pd_.src_desc(), false);
+  weights_.Init(d.weights, pd_.weights_desc(), false);
+  dst_.Init(d.dst, pd_.dst_desc(), true);
+  if (cfg.bias) bias_ = dnnl::memory(d.bias, Engine(), DNNL_MEMORY_NONE);
+}
+
+void DnnlConvForward::Run(const void* x, const void* w, const void* b, void* y, OpReqType req) {
+  if (req == kNullOp) return;
+  std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, src_.Input(x)},
+                                             {DNNL_ARG_WEIGHTS, weights_.Input(w)},
+                                             {DNNL_ARG_DST, dst_.Output(y, req)}};
+  if (cfg_.bias) {
+    bias_.set_data_handle(const_cast<void*>(b));
+    args[DNNL_ARG_BIAS] = bias_;
+  }
+  prim_.execute(Stream(), args);
+  dst_.Commit(y, req);
+  Stream().wait();
+}
+
+DnnlConvBackward::DnnlConvBackward(const ConvConfig& cfg) : cfg_(cfg) {
+  const ConvDescs d = MakeDescs(cfg);
+  ConvConfig fwd_cfg = cfg;
+  fwd_cfg.training = true;
+  const auto hint = ForwardPD(fwd_cfg, d);
+  data_pd_ = dnnl::convolution_backward_data::primitive_desc(
+      dnnl::convolution_backward_data::desc(dnnl::algorithm::convolution_direct, d.src_any,
+                                            d.weights_any, d.dst_any, d.strides, d.dilates,
+                                            d.pad_l, d.pad_r),
+      Engine(), hint);
+  if (cfg.bias) {
+    weights_pd_ = dnnl::convolution_backward_weights::primitive_desc(
+        dnnl::convolution_backward_weights::desc(dnnl::algorithm::convolution_direct, d.src_any,
+                                                 d.weights_any, d.bias_any, d.dst_any, d.strides,
+                                                 d.dilates, d.pad_l, d.pad_r),
+        Engine(), hint);
+  } else {
+    weights_pd_ = dnnl::convolution_backward_weights::primitive_desc(
+        dnnl::convolution_backward_weights::desc(dnnl::algorithm::convolution_direct, d.src_any,
+                                                 d.weights_any, d.dst_any, d.strides, d.dilates,
+                                                 d.pad_l, d.pad_r),
+        Engine(), hint);
+  }
+  data_prim_ = dnnl::convolution_backward_data(data_pd_);
+  weights_prim_ = dnnl::convolution_backward_weights(weights_pd_);
+  d_dst_data_.Init(d.dst, data_pd_.diff_dst_desc(), false);
+  weights_.Init(d.weights, data_pd_.weights_desc(), false);
+  d_src_.Init(d.src, data_pd_.diff_src_desc(), true);
+  d_dst_weights_.Init(d.dst, weights_pd_.diff_dst_desc(), false);
+  src_.Init(d.src, weights_pd_.src_desc(), false);
+  d_weights_.Init(d.weights, weights_pd_.diff_weights_desc(), true);
+  if (cfg.bias) d_bias_.Init(d.bias, weights_pd_.diff_bias_desc(), true);
+}
+
+void DnnlConvBackward::Run(const void* dy, const void* x, const void* w, void* dx, void* dw,
+                           void* db, const std::vector<OpReqType>& req) {
+  if (req[0] != kNullOp) {
+    data_prim_.execute(Stream(), {{DNNL_ARG_DIFF_DST, d_dst_data_.Input(dy)},
+                                  {DNNL_ARG_WEIGHTS, weights_.Input(w)},
+                                  {DNNL_ARG_DIFF_SRC, d_src_.Output(dx, req[0])}});
+    d_src_.Commit(dx, req[0]);
+  }
+  const bool want_bias = cfg_.bias && req.size() > 2 && req[2] != kNullOp;
+  if (req[1] != kNullOp || want_bias) {
+    // the primitive computes both; a skipped one lands in the owned buffer (see Output)
+    const OpReqType rw = req[1];
+    std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_DIFF_DST, d_dst_weights_.Input(dy)},
+                                               {DNNL_ARG_SRC, src_.Input(x)},
+                                               {DNNL_ARG_DIFF_WEIGHTS, d_weights_.Output(dw, rw)}};
+    if (cfg_.bias) args[DNNL_ARG_DIFF_BIAS] = d_bias_.Output(db, req[2]);
+    weights_prim_.execute(Stream(), args);
+    d_weights_.Commit(dw, req[1]);
+    if (cfg_.bias) d_bias_.Commit(db, req[2]);
+  }
+  Stream().wait();
+}
+
+}  // namespace dnnl_util
+}  // namespace symnet

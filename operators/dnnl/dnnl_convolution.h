@@ -1,0 +1,64 @@
+/*! \brief Convolution forward and backward through oneDNN, built once per call site. */
+#ifndef SYMNET_OPERATORS_DNNL_DNNL_CONVOLUTION_H_
+#define SYMNET_OPERATORS_DNNL_DNNL_CONVOLUTION_H_
+
+#include <memory>
+#include <vector>
+
+#include "../nn/convolution.h"
+#include "dnnl_operand.h"
+
+namespace symnet {
+namespace dnnl_util {
+
+/*! \brief What identifies a prepared convolution. */
+struct ConvConfig {
+  ops::ConvGeometry geo;
+  DType dtype = DType::kFloat32;
+  Layout src_layout = Layout::kDefault, dst_layout = Layout::kDefault;
+  bool bias = false;
+  bool training = true;
+  bool operator==(const ConvConfig& o) const {
+    return geo == o.geo && dtype == o.dtype && src_layout == o.src_layout &&
+           dst_layout == o.dst_layout && bias == o.bias && training == o.training;
+  }
+};
+
+/*! \brief y = conv(x, w) + b, any req; float32 or (with CPU support) bfloat16. */
+class DnnlConvForward {
+ public:
+  explicit DnnlConvForward(const ConvConfig& cfg);
+  void Run(const void* x, const void* w, const void* b, void* y, OpReqType req);
+  const ConvConfig& config() const { return cfg_; }
+  const char* impl() const { return pd_.impl_info_str(); }
+
+ private:
+  ConvConfig cfg_;
+  dnnl::convolution_forward::primitive_desc pd_;
+  dnnl::convolution_forward prim_;
+  DnnlOperand src_, weights_, dst_;
+  dnnl::memory bias_;
+};
+
+/*! \brief dx, dw, db from dy, x, w; the bias gradient in the weight dtype. */
+class DnnlConvBackward {
+ public:
+  explicit DnnlConvBackward(const ConvConfig& cfg);
+  void Run(const void* dy, const void* x, const void* w, void* dx, void* dw, void* db,
+           const std::vector<OpReqType>& req);
+  const ConvConfig& config() const { return cfg_; }
+
+ private:
+  ConvConfig cfg_;
+  dnnl::convolution_backward_data::primitive_desc data_pd_;
+  dnnl::convolution_backward_weights::primitive_desc weights_pd_;
+  dnnl::convolution_backward_data data_prim_;
+  dnnl::convolution_backward_weights weights_prim_;
+  DnnlOperand d_dst_data_, weights_, d_src_;   // backward-data operands
+  DnnlOperand d_dst_weights_, src_, d_weights_, d_bias_;  // backward-weights operands
+};
+
+}  // namespace dnnl_util
+}  // namespace symnet
+
+#endif  // SYMNET_OPERATORS_DNNL_DNNL_CONVOLUTION_H_

@@ -1,0 +1,82 @@
+/*! \brief DnnlOperand: reorders between user layouts and primitive layouts. */
+#include "dnnl_operand.h"
+
+namespace symnet {
+namespace dnnl_util {
+
+void DnnlOperand::Init(const dnnl::memory::desc& user, const dnnl::memory::desc& prim,
+                       bool is_output) {
+  user_md_ = user;
+  prim_md_ = prim;
+  same_ = user == prim;
+  const dnnl::engine& eng = Engine();
+  user_mem_ = dnnl::memory(user_md_, eng, DNNL_MEMORY_NONE);
+  if (!same_) {
+    EnsureBuffer();
+    to_prim_ = dnnl::reorder(dnnl::reorder::primitive_desc(eng, user_md_, eng, prim_md_));
+    to_user_ = dnnl::reorder(dnnl::reorder::primitive_desc(eng, prim_md_, eng, user_md_));
+  }
+  if (is_output) {
+    dnnl::post_ops po;
+    po.append_sum(1.0f);
+    dnnl::primitive_attr attr;
+    attr.set_post_ops(po);
+    add_to_user_ = dnnl::reorder(dnnl::reorder::primitive_desc(eng, prim_md_, eng, user_md_, attr));
+  }
+}
+
+const dnnl::memory& DnnlOperand::Input(const void* user_ptr) {
+  user_mem_.set_data_handle(const_cast<void*>(user_ptr));
+  if (same_) return user_mem_;
+  to_prim_.execute(Stream(), user_mem_, prim_mem_);
+  return prim_mem_;
+}
+
+void DnnlOperand::EnsureBuffer() {
+  if (buf_) return;
+  buf_ = AllocStorage(prim_md_.get_size(), Device::CPU());
+  prim_mem_ = dnnl::memory(prim_md_, Engine(), buf_->ptr());
+}
+
+const dnnl::memory& DnnlOperand::Output(void* user_ptr, OpReqType req) {
+  user_mem_.set_data_handle(user_ptr);
+  if (same_ && req != kAddTo && req != kNullOp) return user_mem_;
+  // accumulating (or discarding) goes through the owned buffer, allocated on first need
+  EnsureBuffer();
+  return prim_mem_;
+}
+
+void DnnlOperand::Commit(void* user_ptr, OpReqType req) {
+  if (req == kNullOp) return;
+  user_mem_.set_data_handle(user_ptr);
+  if (req == kAddTo) {
+    add_to_user_.execute(Stream(), prim_mem_, user_mem_);
+  } else if (!same_) {
+    to_user_.execute(Stream(), prim_mem_, user_mem_);
+  }
+}
+
+dnnl::memory::format_tag ActivationTag(int nsp, Layout layout) {
+  using tag = dnnl::memory::format_tag;
+  const bool last = layout == Layout::kChannelsLast;
+  switch (nsp) {
+    case 0: return tag::nc;
+    case 1: return last ? tag::nwc : tag::ncw;
+    case 2: return last ? tag::nhwc : tag::nchw;
+    case 3: return last ? tag::ndhwc : tag::ncdhw;
+    default: SYMNET_THROW << "oneDNN activations have 0 to 3 spatial dims, not " << nsp;
+  }
+}
+
+dnnl::memory::format_tag WeightTag(int nsp, bool grouped) {
+  using tag = dnnl::memory::format_tag;
+  switch (nsp) {
+    case 1: return grouped ? tag::goiw : tag::oiw;
+    case 2: return grouped ? tag::goihw : tag::oihw;
+    case 3: return grouped ? tag::goidhw : tag::oidhw;
+    default: SYMNET_THROW << "oneDNN convolution weights have 1 to 3 spatial dims, not " << nsp;
+  }
+}
+
+}  // namespace dnnl_util
+}  // namespace symnet

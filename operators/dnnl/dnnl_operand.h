@@ -1,0 +1,52 @@
+/*!
+ * \brief DnnlOperand: connects a user buffer in a plain layout to the memory format a oneDNN
+ *  primitive chose, reordering through a buffer it owns only when the two differ.
+ */
+#ifndef SYMNET_OPERATORS_DNNL_DNNL_OPERAND_H_
+#define SYMNET_OPERATORS_DNNL_DNNL_OPERAND_H_
+
+#include "dnnl_common.h"
+#include "symnet/storage.h"
+#include "symnet/tensor.h"
+
+namespace symnet {
+namespace dnnl_util {
+
+class DnnlOperand {
+ public:
+  /*!
+   * \param user the layout of the caller's buffer
+   * \param prim the layout the primitive reads or writes
+   * \param is_output outputs may also accumulate (kAddTo) through the owned buffer
+   */
+  void Init(const dnnl::memory::desc& user, const dnnl::memory::desc& prim, bool is_output);
+  /*! \brief Memory holding the input in the primitive's format (reorders when needed). */
+  const dnnl::memory& Input(const void* user_ptr);
+  /*!
+   * \brief Memory the primitive writes for an output with request `req`: the user buffer when
+   *  formats agree and req writes, else the owned buffer (kNullOp: written and dropped).
+   */
+  const dnnl::memory& Output(void* user_ptr, OpReqType req);
+  /*! \brief After the primitive ran: moves the result into the user buffer (write or add). */
+  void Commit(void* user_ptr, OpReqType req);
+  bool reorders() const { return !same_; }
+
+ private:
+  void EnsureBuffer();
+
+  dnnl::memory::desc user_md_, prim_md_;
+  bool same_ = true;
+  StoragePtr buf_;
+  dnnl::memory user_mem_, prim_mem_;
+  dnnl::reorder to_prim_, to_user_, add_to_user_;
+};
+
+/*! \brief oneDNN format tag of an activation with `nsp` spatial dims in `layout`. */
+dnnl::memory::format_tag ActivationTag(int nsp, Layout layout);
+/*! \brief oneDNN format tag of plain (O, I/G, spatial...) weights with or without groups. */
+dnnl::memory::format_tag WeightTag(int nsp, bool grouped);
+
+}  // namespace dnnl_util
+}  // namespace symnet
+
+#endif  // SYMNET_OPERATORS_DNNL_DNNL_OPERAND_H_

@@ -1,0 +1,178 @@
+/*!
+ * \brief Convolution (1-D, 2-D, 3-D, grouped, dilated): oneDNN for float32/bfloat16, float32
+ *  staging for float16, plain loops for float64.
+ */
+#include "convolution.h"
+
+#include "../dnnl/dnnl_convolution.h"
+#include "../stage_f32.h"
+
+namespace symnet {
+namespace ops {
+
+DMLC_REGISTER_PARAMETER(ConvolutionParam);
+
+ConvGeometry MakeConvGeometry(const ConvolutionParam& p, const Shape& data) {
+  const int nsp = p.kernel.ndim();
+  SYMNET_CHECK(nsp >= 1 && nsp <= 3) << "kernel must have 1 to 3 dims, got " << p.kernel;
+  SYMNET_CHECK_EQ(data.ndim(), nsp + 2)
+      << "a " << nsp << "-D convolution (kernel " << p.kernel << ") needs data of " << nsp + 2
+      << " dims (N, C, spatial...), got " << data;
+  auto dims_or = [&](const Shape& s, int64_t def, const char* name) {
+    std::vector<int64_t> v(nsp, def);
+    if (s.ndim_known() && s.ndim() > 0) {
+      SYMNET_CHECK_EQ(s.ndim(), nsp) << name << " " << s << " must have as many dims as kernel " << p.kernel;
+      for (int i = 0; i < nsp; ++i) v[i] = s[i];
+    }
+    return v;
+  };
+  ConvGeometry g;
+  g.n = data[0];
+  g.c = data[1];
+  g.o = p.num_filter;
+  g.groups = p.num_group;
+  g.kernel = dims_or(p.kernel, 1, "kernel");
+  g.stride = dims_or(p.stride, 1, "stride");
+  g.dilate = dims_or(p.dilate, 1, "dilate");
+  g.pad = dims_or(p.pad, 0, "pad");
+  SYMNET_CHECK(g.c % g.groups == 0 && g.o % g.groups == 0)
+      << "num_group " << g.groups << " must divide the input channels (" << g.c
+      << ") and num_filter (" << g.o << ")";
+  for (int i = 0; i < nsp; ++i) {
+    SYMNET_CHECK(g.kernel[i] > 0 && g.stride[i] > 0 && g.dilate[i] > 0 && g.pad[i] >= 0)
+        << "kernel, stride and dilate must be positive and pad non-negative";
+    g.in.push_back(data[2 + i]);
+    const int64_t span = g.dilate[i] * (g.kernel[i] - 1) + 1;
+    const int64_t o = (data[2 + i] + 2 * g.pad[i] - span) / g.stride[i] + 1;
+    SYMNET_CHECK(data[2 + i] + 2 * g.pad[i] >= span)
+        << "kernel " << p.kernel << " (dilated) is larger than the padded input " << data;
+    g.out.push_back(o);
+  }
+  return g;
+}
+
+namespace {
+
+bool ConvShape(const NodeAttrs& attrs, std::vector<Shape>* in, std::vector<Shape>* out) {
+  const ConvolutionParam& p = Param<ConvolutionParam>(attrs);
+  if (!p.no_bias) AssignInShape(in, 2, Shape{p.num_filter});
+  const Shape& x = (*in)[0];
+  if (!x.is_known()) return false;
+  const ConvGeometry g = MakeConvGeometry(p, x);
+  Shape w{g.o, g.c / g.groups};
+  for (auto k : g.kernel) w.push_back(k);
+  AssignInShape(in, 1, w);
+  Shape y{g.n, g.o};
+  for (auto o : g.out) y.push_back(o);
+  AssignOutShape(out, 0, y);
+  return true;
+}
+
+std::vector<std::string> ConvInputs(const NodeAttrs& attrs) {
+  if (Param<ConvolutionParam>(attrs).no_bias) return {"data", "weight"};
+  return {"data", "weight", "bias"};
+}
+
+bool UseDnnl(DType t) {
+  return t == DType::kFloat32 || (t == DType::kBFloat16 && dnnl_util::NativeSupport(t));
+}
+
+dnnl_util::ConvConfig MakeConfig(const ConvolutionParam& p, const TBlob& x, const TBlob& y,
+                                 bool training) {
+  dnnl_util::ConvConfig c;
+  c.geo = MakeConvGeometry(p, x.shape_);
+  c.dtype = x.dtype_;
+  c.src_layout = x.layout_;
+  c.dst_layout = y.layout_;
+  c.bias = !p.no_bias;
+  c.training = training;
+  return c;
+}
+
+struct ConvForwardState : public OpState {
+  std::unique_ptr<dnnl_util::DnnlConvForward> conv;
+};
+struct ConvBackwardState : public OpState {
+  std::unique_ptr<dnnl_util::DnnlConvBackward> conv;
+};
+
+void ConvForward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& in,
+                 const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+  const ConvolutionParam& p = Param<ConvolutionParam>(attrs);
+  const DType t = in[0].dtype_;
+  if (t == DType::kFloat64) {
+    ConvForwardRef(MakeConvGeometry(p, in[0].shape_), in[0], in[1], p.no_bias ? nullptr : &in[2],
+                   out[0], req[0]);
+    return;
+  }
+  if (!UseDnnl(t)) return StagedF32Compute(ConvForward, attrs, ctx, in, req, out);
+  const auto cfg = MakeConfig(p, in[0], out[0], ctx.is_train);
+  auto& st = ctx.GetState<ConvForwardState>(
+      [&] {
+        auto* s = new ConvForwardState();
+        s->conv = std::make_unique<dnnl_util::DnnlConvForward>(cfg);
+        return s;
+      },
+      [&](const ConvForwardState& s) { return s.conv->config() == cfg; });
+  st.conv->Run(in[0].dptr_, in[1].dptr_, p.no_bias ? nullptr : in[2].dptr_, out[0].dptr_, req[0]);
+}
+
+/*! \brief Inputs (dy, x, w); outputs (dx, dw[, db]). */
+void ConvBackward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& in,
+                  const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+  const ConvolutionParam& p = Param<ConvolutionParam>(attrs);
+  const DType t = in[1].dtype_;
+  if (t == DType::kFloat64) {
+    ConvBackwardRef(MakeConvGeometry(p, in[1].shape_), in[0], in[1], in[2], out[0], out[1],
+                    p.no_bias ? nullptr : &out[2], req);
+    return;
+  }
+  if (!UseDnnl(t)) return StagedF32Compute(ConvBackward, attrs, ctx, in, req, out);
+  const auto cfg = MakeConfig(p, in[1], in[0], true);
+  auto& st = ctx.GetState<ConvBackwardState>(
+      [&] {
+        auto* s = new ConvBackwardState();
+        s->conv = std::make_unique<dnnl_util::DnnlConvBackward>(cfg);
+        return s;
+      },
+      [&](const ConvBackwardState& s) { return s.conv->config() == cfg; });
+  st.conv->Run(in[0].dptr_, in[1].dptr_, in[2].dptr_, out[0].dptr_, out[1].dptr_,
+               p.no_bias ? nullptr : out[2].dptr_, req);
+}
+
+}  // namespace
+
+SYMNET_REGISTER_OP(Convolution)
+    .describe("Convolution over 1, 2 or 3 spatial dims of (N, C, ...) data, with stride, "
+              "dilation, zero padding and groups. Output size per dim: "
+              "floor((in + 2*pad - dilate*(kernel-1) - 1) / stride) + 1.")
+    .set_num_inputs([](const NodeAttrs& a) -> uint32_t {
+      return Param<ConvolutionParam>(a).no_bias ? 2 : 3;
+    })
+    .set_attr_parser(ParamParser<ConvolutionParam>)
+    .add_arguments(ParamDocs<ConvolutionParam>())
+    .add_argument("data", "NDArray-or-Symbol", "Input data (N, C, spatial...).")
+    .add_argument("weight", "NDArray-or-Symbol", "Weights (num_filter, C/num_group, kernel...).")
+    .add_argument("bias", "NDArray-or-Symbol", "Bias (num_filter,).")
+    .set_attr<FListInputNames>("FListInputNames", ConvInputs)
+    .set_attr<FInferShape>("FInferShape", ConvShape)
+    .set_attr<FInferType>("FInferType", ElemwiseType)
+    .set_attr<FGradient>("FGradient",
+                         [](const NodePtr& n, const std::vector<NodeEntry>& ograds) {
+                           return MakeGradNode("_backward_Convolution", n,
+                                               {ograds[0], n->inputs[0], n->inputs[1]}, ParamsOf(n));
+                         })
+    .set_attr<FCompute>("FCompute<cpu>", ConvForward);
+
+SYMNET_REGISTER_OP(_backward_Convolution)
+    .set_num_inputs(3)
+    .set_num_outputs([](const NodeAttrs& a) -> uint32_t {
+      return Param<ConvolutionParam>(a).no_bias ? 2 : 3;
+    })
+    .set_attr_parser(ParamParser<ConvolutionParam>)
+    .add_arguments(ParamDocs<ConvolutionParam>())
+    .set_attr<TIsBackward>("TIsBackward", true)
+    .set_attr<FCompute>("FCompute<cpu>", ConvBackward);
+
+}  // namespace ops
+}  // namespace symnet

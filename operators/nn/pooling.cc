@@ -1,0 +1,279 @@
+/*!
+ * \brief Pooling (max, avg, sum) over 1-3 spatial dims: kernel, stride, pad, global_pool,
+ *  pooling_convention valid/full, count_include_pad. Written as plain loops over windows for
+ *  channels-first and channels-last data; max-pooling's gradient goes to the first maximum.
+ */
+#include <cmath>
+#include <limits>
+
+#include "../kernel_launch.h"
+#include "../operator_common.h"
+
+namespace symnet {
+namespace ops {
+
+enum PoolType { kMaxPool, kAvgPool, kSumPool, kLpPool };
+enum PoolConvention { kValid, kFull, kSame };
+
+struct PoolingParam : public dmlc::Parameter<PoolingParam> {
+  Shape kernel, stride, pad;
+  int pool_type;
+  int pooling_convention;
+  bool global_pool;
+  bool cudnn_off;
+  dmlc::optional<int> p_value;
+  dmlc::optional<bool> count_include_pad;
+  dmlc::optional<int> layout;
+  DMLC_DECLARE_PARAMETER(PoolingParam) {
+    DMLC_DECLARE_FIELD(kernel).set_default(Shape()).describe("Pooling window (ignored with global_pool).");
+    DMLC_DECLARE_FIELD(pool_type)
+        .add_enum("max", kMaxPool)
+        .add_enum("avg", kAvgPool)
+        .add_enum("sum", kSumPool)
+        .add_enum("lp", kLpPool)
+        .set_default(kMaxPool)
+        .describe("Pooling type.");
+    DMLC_DECLARE_FIELD(global_pool).set_default(false).describe("Pool over all spatial positions.");
+    DMLC_DECLARE_FIELD(cudnn_off).set_default(false).describe("Accepted for MXNet compatibility.");
+    DMLC_DECLARE_FIELD(pooling_convention)
+        .add_enum("valid", kValid)
+        .add_enum("full", kFull)
+        .add_enum("same", kSame)
+        .set_default(kValid)
+        .describe("Output size: valid floors (in + 2*pad - kernel) / stride, full ceils it.");
+    DMLC_DECLARE_FIELD(stride).set_default(Shape()).describe("Stride; default 1.");
+    DMLC_DECLARE_FIELD(pad).set_default(Shape()).describe("Padding; default 0.");
+    DMLC_DECLARE_FIELD(p_value).set_default(dmlc::optional<int>()).describe("For lp pooling.");
+    DMLC_DECLARE_FIELD(count_include_pad).set_default(dmlc::optional<bool>()).describe(
+        "avg pooling: count padded positions in the divisor (default True).");
+    DMLC_DECLARE_FIELD(layout)
+        .add_enum("NCW", 0)
+        .add_enum("NCHW", 1)
+        .add_enum("NCDHW", 2)
+        .set_default(dmlc::optional<int>())
+        .describe("Data layout; channels-first is supported.");
+  }
+};
+DMLC_REGISTER_PARAMETER(PoolingParam);
+
+namespace {
+
+/*! \brief Pooling geometry padded to 3 spatial dims (d, h, w). */
+struct PoolGeo {
+  int64_t n, c;
+  int64_t in[3], out[3], k[3], s[3], p[3];
+  int64_t in_size() const { return in[0] * in[1] * in[2]; }
+  int64_t out_size() const { return out[0] * out[1] * out[2]; }
+};
+
+PoolGeo MakeGeo(const PoolingParam& p, const Shape& x) {
+  const int nsp = x.ndim() - 2;
+  SYMNET_CHECK(nsp >= 1 && nsp <= 3) << "Pooling expects (N, C, spatial...) with 1 to 3 spatial dims, got " << x;
+  SYMNET_CHECK(p.pool_type != kLpPool) << "lp pooling is not supported";
+  SYMNET_CHECK(p.pooling_convention != kSame) << "pooling_convention 'same' is not supported";
+  if (!p.global_pool) {
+    SYMNET_CHECK_EQ(p.kernel.ndim(), nsp) << "Pooling kernel " << p.kernel << " must have one dim per spatial dim of " << x;
+  }
+  PoolGeo g;
+  g.n = x[0];
+  g.c = x[1];
+  const int off = 3 - nsp;
+  for (int i = 0; i < 3; ++i) {
+    const int j = i - off;
+    const bool real = j >= 0;
+    g.in[i] = real ? x[2 + j] : 1;
+    if (!real) {
+      g.k[i] = g.s[i] = 1;
+      g.p[i] = 0;
+    } else if (p.global_pool) {
+      g.k[i] = g.in[i];
+      g.s[i] = 1;
+      g.p[i] = 0;
+    } else {
+      g.k[i] = p.kernel[j];
+      g.s[i] = p.stride.ndim_known() && p.stride.ndim() > 0 ? p.stride[j] : 1;
+      g.p[i] = p.pad.ndim_known() && p.pad.ndim() > 0 ? p.pad[j] : 0;
+    }
+    SYMNET_CHECK(g.k[i] > 0 && g.s[i] > 0 && g.p[i] >= 0 && g.in[i] + 2 * g.p[i] >= g.k[i])
+        << "Pooling window " << p.kernel << " does not fit the padded input " << x;
+    const int64_t span = g.in[i] + 2 * g.p[i] - g.k[i];
+    g.out[i] = (p.pooling_convention == kFull ? (span + g.s[i] - 1) / g.s[i] : span / g.s[i]) + 1;
+  }
+  return g;
+}
+
+bool PoolShape(const NodeAttrs& attrs, std::vector<Shape>* in, std::vector<Shape>* out) {
+  const Shape& x = (*in)[0];
+  if (!x.is_known()) return false;
+  const PoolGeo g = MakeGeo(Param<PoolingParam>(attrs), x);
+  Shape y{x[0], x[1]};
+  for (int i = 5 - x.ndim(); i < 3; ++i) y.push_back(g.out[i]);
+  AssignOutShape(out, 0, y);
+  return true;
+}
+
+/*! \brief One output window: the input range per dim and the divisor for avg pooling. */
+struct Window {
+  int64_t lo[3], hi[3];
+  double divisor;
+};
+
+Window MakeWindow(const PoolGeo& g, const PoolingParam& p, const int64_t o[3]) {
+  Window w;
+  const bool include_pad = !p.count_include_pad.has_value() || p.count_include_pad.value();
+  double padded = 1, real = 1;
+  for (int i = 0; i < 3; ++i) {
+    const int64_t start = o[i] * g.s[i] - g.p[i];
+    const int64_t end = std::min(start + g.k[i], g.in[i] + g.p[i]);
+    padded *= static_cast<double>(end - start);
+    w.lo[i] = std::max<int64_t>(start, 0);
+    w.hi[i] = std::min<int64_t>(end, g.in[i]);
+    real *= static_cast<double>(std::max<int64_t>(w.hi[i] - w.lo[i], 0));
+  }
+  w.divisor = p.pool_type == kSumPool ? 1.0 : (include_pad ? padded : real);
+  return w;
+}
+
+/*! \brief Element strides for (n, c, spatial index) in either layout. */
+struct Strides {
+  int64_t n, c, sp;  // sp: between consecutive spatial positions
+};
+Strides MakeStrides(const PoolGeo& g, bool channels_last, bool output) {
+  const int64_t sz = output ? g.out_size() : g.in_size();
+  if (channels_last) return {sz * g.c, 1, g.c};
+  return {g.c * sz, sz, 1};
+}
+
+template <typename F>
+void ForEachInWindow(const PoolGeo& g, const Window& w, F f) {
+  for (int64_t d = w.lo[0]; d < w.hi[0]; ++d)
+    for (int64_t h = w.lo[1]; h < w.hi[1]; ++h)
+      for (int64_t x = w.lo[2]; x < w.hi[2]; ++x) f((d * g.in[1] + h) * g.in[2] + x);
+}
+
+template <typename T>
+void PoolForward(const PoolingParam& p, const PoolGeo& g, const TBlob& xb, const TBlob& yb, OpReqType req) {
+  using A = AccType<T>;
+  const T* x = xb.dptr<T>();
+  T* y = yb.dptr<T>();
+  const Strides si = MakeStrides(g, xb.channels_last(), false), so = MakeStrides(g, yb.channels_last(), true);
+  const int64_t osz = g.out_size();
+#pragma omp parallel for collapse(2)
+  for (int64_t n = 0; n < g.n; ++n) {
+    for (int64_t oi = 0; oi < osz; ++oi) {
+      const int64_t o[3] = {oi / (g.out[1] * g.out[2]), (oi / g.out[2]) % g.out[1], oi % g.out[2]};
+      const Window w = MakeWindow(g, p, o);
+      for (int64_t c = 0; c < g.c; ++c) {
+        const T* xc = x + n * si.n + c * si.c;
+        A v;
+        if (p.pool_type == kMaxPool) {
+          v = -std::numeric_limits<A>::infinity();
+          ForEachInWindow(g, w, [&](int64_t i) { v = std::max(v, static_cast<A>(xc[i * si.sp])); });
+        } else {
+          A s = 0;
+          ForEachInWindow(g, w, [&](int64_t i) { s += static_cast<A>(xc[i * si.sp]); });
+          v = static_cast<A>(s / w.divisor);
+        }
+        T* dst = y + n * so.n + c * so.c + oi * so.sp;
+        if (req == kAddTo) {
+          AssignReq<kAddTo>(dst, v);
+        } else {
+          AssignReq<kWriteTo>(dst, v);
+        }
+      }
+    }
+  }
+}
+
+/*! \brief dx from (dy, x, y). Parallel over (n, c) so windows never race on dx. */
+template <typename T>
+void PoolBackward(const PoolingParam& p, const PoolGeo& g, const TBlob& dyb, const TBlob& xb,
+                  const TBlob& yb, const TBlob& dxb, OpReqType req) {
+  using A = AccType<T>;
+  const T* dy = dyb.dptr<T>();
+  const T* x = xb.dptr<T>();
+  const T* y = yb.dptr<T>();
+  T* dx = dxb.dptr<T>();
+  const Strides si = MakeStrides(g, xb.channels_last(), false), so = MakeStrides(g, yb.channels_last(), true);
+  const int64_t osz = g.out_size(), isz = g.in_size();
+#pragma omp parallel
+  {
+    std::vector<A> plane(static_cast<size_t>(isz));  // one (n, c) plane, per thread
+#pragma omp for collapse(2)
+    for (int64_t n = 0; n < g.n; ++n) {
+      for (int64_t c = 0; c < g.c; ++c) {
+        const T* xc = x + n * si.n + c * si.c;
+        std::fill(plane.begin(), plane.end(), A(0));
+        for (int64_t oi = 0; oi < osz; ++oi) {
+          const int64_t o[3] = {oi / (g.out[1] * g.out[2]), (oi / g.out[2]) % g.out[1], oi % g.out[2]};
+          const Window w = MakeWindow(g, p, o);
+          const A grad = static_cast<A>(dy[n * so.n + c * so.c + oi * so.sp]);
+          if (p.pool_type == kMaxPool) {
+            const A target = static_cast<A>(y[n * so.n + c * so.c + oi * so.sp]);
+            int64_t arg = -1;
+            ForEachInWindow(g, w, [&](int64_t i) {
+              if (arg < 0 && static_cast<A>(xc[i * si.sp]) == target) arg = i;
+            });
+            if (arg >= 0) plane[arg] += grad;
+          } else {
+            const A share = static_cast<A>(grad / w.divisor);
+            ForEachInWindow(g, w, [&](int64_t i) { plane[i] += share; });
+          }
+        }
+        for (int64_t i = 0; i < isz; ++i) {
+          T* dst = dx + n * si.n + c * si.c + i * si.sp;
+          if (req == kAddTo) {
+            AssignReq<kAddTo>(dst, plane[i]);
+          } else if (req != kNullOp) {
+            AssignReq<kWriteTo>(dst, plane[i]);
+          }
+        }
+      }
+    }
+  }
+}
+
+void PoolingCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>& in,
+                    const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+  if (req[0] == kNullOp) return;
+  const PoolingParam& p = Param<PoolingParam>(attrs);
+  const PoolGeo g = MakeGeo(p, in[0].shape_);
+  SYMNET_FLOAT_TYPE_SWITCH(in[0].dtype_, T, { PoolForward<T>(p, g, in[0], out[0], req[0]); });
+}
+
+/*! \brief Inputs (dy, x, y); output dx. */
+void PoolingGradCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>& in,
+                        const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+  const PoolingParam& p = Param<PoolingParam>(attrs);
+  const PoolGeo g = MakeGeo(p, in[1].shape_);
+  SYMNET_FLOAT_TYPE_SWITCH(in[1].dtype_, T, {
+    PoolBackward<T>(p, g, in[0], in[1], in[2], out[0], req[0]);
+  });
+}
+
+}  // namespace
+
+SYMNET_REGISTER_OP(Pooling)
+    .describe("Pooling (max, avg, sum) over the spatial dims of (N, C, ...) data.")
+    .set_attr_parser(ParamParser<PoolingParam>)
+    .add_arguments(ParamDocs<PoolingParam>())
+    .add_argument("data", "NDArray-or-Symbol", "Input data (N, C, spatial...).")
+    .set_attr<FInferShape>("FInferShape", PoolShape)
+    .set_attr<FInferType>("FInferType", ElemwiseType)
+    .set_attr<FGradient>("FGradient",
+                         [](const NodePtr& n, const std::vector<NodeEntry>& ograds) {
+                           return MakeGradNode("_backward_Pooling", n,
+                                               {ograds[0], n->inputs[0], NodeEntry{n, 0, 0}},
+                                               ParamsOf(n));
+                         })
+    .set_attr<FCompute>("FCompute<cpu>", PoolingCompute);
+
+SYMNET_REGISTER_OP(_backward_Pooling)
+    .set_num_inputs(3)
+    .set_attr_parser(ParamParser<PoolingParam>)
+    .add_arguments(ParamDocs<PoolingParam>())
+    .set_attr<TIsBackward>("TIsBackward", true)
+    .set_attr<FCompute>("FCompute<cpu>", PoolingGradCompute);
+
+}  // namespace ops
+}  // namespace symnet

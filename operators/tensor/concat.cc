@@ -1,0 +1,150 @@
+/*! \brief Concat (alias concat): joins arrays along one axis; its gradient splits. */
+#include <cstring>
+
+#include "../kernel_launch.h"
+#include "../operator_common.h"
+
+namespace symnet {
+namespace ops {
+
+struct ConcatParam : public dmlc::Parameter<ConcatParam> {
+  int num_args;
+  int dim;
+  DMLC_DECLARE_PARAMETER(ConcatParam) {
+    DMLC_DECLARE_FIELD(num_args).set_lower_bound(1).describe("Number of inputs to be concatenated.");
+    DMLC_DECLARE_FIELD(dim).set_default(1).describe("The dimension to concatenate along.");
+  }
+};
+DMLC_REGISTER_PARAMETER(ConcatParam);
+
+namespace {
+
+int Axis(const ConcatParam& p, int ndim) {
+  const int a = p.dim < 0 ? p.dim + ndim : p.dim;
+  SYMNET_CHECK(a >= 0 && a < ndim) << "Concat dim " << p.dim << " is out of range for " << ndim << "-D inputs";
+  return a;
+}
+
+bool ConcatShape(const NodeAttrs& attrs, std::vector<Shape>* in, std::vector<Shape>* out) {
+  const ConcatParam& p = Param<ConcatParam>(attrs);
+  int ndim = -1;
+  for (const auto& s : *in) ndim = s.ndim_known() ? s.ndim() : ndim;
+  if (ndim < 0) return false;
+  const int a = Axis(p, ndim);
+  // every dim but `a` agrees across inputs and output; the output's `a` is the sum
+  Shape common = Shape::Unknown(ndim);
+  for (const auto& s : *in) {
+    if (!s.ndim_known()) continue;
+    Shape t = s;
+    t[a] = -1;
+    SYMNET_CHECK(ShapeAssign(&common, t)) << "Concat inputs disagree outside dim " << p.dim << ": " << s;
+  }
+  int64_t total = 0;
+  bool known = true;
+  for (size_t i = 0; i < in->size(); ++i) {
+    Shape t = common;
+    t[a] = (*in)[i].ndim_known() ? (*in)[i][a] : -1;
+    AssignInShape(in, i, t);
+    known = known && (*in)[i][a] >= 0;
+    total += (*in)[i][a];
+  }
+  Shape o = common;
+  o[a] = known ? total : -1;
+  AssignOutShape(out, 0, o);
+  return (*out)[0].is_known();
+}
+
+/*! \brief (outer, row length) of each input in memory order, for copying rows. */
+struct Rows {
+  int64_t outer;
+  std::vector<int64_t> len;
+};
+
+Rows MakeRows(const ConcatParam& p, const std::vector<TBlob>& parts) {
+  const Shape& s0 = parts[0].shape_;
+  const int a = Axis(p, s0.ndim());
+  const bool cl = parts[0].channels_last() && a == 1;
+  Rows r;
+  r.outer = cl ? s0.Size() / s0[1] : s0.ProdRange(0, a);
+  for (const auto& b : parts) {
+    SYMNET_CHECK(b.layout_ == parts[0].layout_) << "Concat inputs must share one layout";
+    r.len.push_back(cl ? b.shape_[1] : b.shape_.ProdRange(a, b.ndim()));
+  }
+  return r;
+}
+
+/*! \brief Copies between the whole (rows of total length) and its parts; forward or back. */
+template <typename T>
+void CopyParts(const Rows& r, T* whole, const std::vector<T*>& parts, bool to_whole,
+               const std::vector<OpReqType>& req) {
+  int64_t total = 0;
+  for (auto l : r.len) total += l;
+#pragma omp parallel for if (r.outer * total >= kOmpMinWork)
+  for (int64_t o = 0; o < r.outer; ++o) {
+    int64_t off = 0;
+    for (size_t k = 0; k < parts.size(); ++k) {
+      T* w = whole + o * total + off;
+      T* part = parts[k] + o * r.len[k];
+      const OpReqType q = req[to_whole ? 0 : k];
+      if (q == kAddTo) {
+        T* dst = to_whole ? w : part;
+        const T* src = to_whole ? part : w;
+        for (int64_t i = 0; i < r.len[k]; ++i) AssignReq<kAddTo>(&dst[i], static_cast<AccType<T>>(src[i]));
+      } else if (q != kNullOp) {
+        std::memcpy(to_whole ? w : part, to_whole ? part : w, r.len[k] * sizeof(T));
+      }
+      off += r.len[k];
+    }
+  }
+}
+
+void ConcatCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>& in,
+                   const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+  const Rows r = MakeRows(Param<ConcatParam>(attrs), in);
+  SYMNET_TYPE_SWITCH(out[0].dtype_, T, {
+    if constexpr (std::is_arithmetic<T>::value || std::is_same<T, half_t>::value ||
+                  std::is_same<T, bf16_t>::value) {
+      std::vector<T*> parts;
+      for (const auto& b : in) parts.push_back(b.dptr<T>());
+      CopyParts<T>(r, out[0].dptr<T>(), parts, true, req);
+    }
+  });
+}
+
+/*! \brief Input dy; outputs the gradient of each input. */
+void ConcatGradCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>& in,
+                       const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+  const Rows r = MakeRows(Param<ConcatParam>(attrs), out);
+  SYMNET_FLOAT_TYPE_SWITCH(in[0].dtype_, T, {
+    std::vector<T*> parts;
+    for (const auto& b : out) parts.push_back(b.dptr<T>());
+    CopyParts<T>(r, in[0].dptr<T>(), parts, false, req);
+  });
+}
+
+uint32_t NumArgs(const NodeAttrs& a) { return static_cast<uint32_t>(Param<ConcatParam>(a).num_args); }
+
+}  // namespace
+
+SYMNET_REGISTER_OP(Concat)
+    .add_alias("concat")
+    .describe("Joins input arrays along dimension `dim`; all other dimensions must agree.")
+    .set_key_var_num_args("num_args")
+    .set_num_inputs(NumArgs)
+    .set_attr_parser(ParamParser<ConcatParam>)
+    .add_arguments(ParamDocs<ConcatParam>())
+    .add_argument("data", "NDArray-or-Symbol[]", "The arrays to concatenate.")
+    .set_attr<FInferShape>("FInferShape", ConcatShape)
+    .set_attr<FInferType>("FInferType", ElemwiseType)
+    .set_attr<FGradient>("FGradient", ElemwiseGradUseNone("_backward_Concat"))
+    .set_attr<FCompute>("FCompute<cpu>", ConcatCompute);
+
+SYMNET_REGISTER_OP(_backward_Concat)
+    .set_num_outputs(NumArgs)
+    .set_attr_parser(ParamParser<ConcatParam>)
+    .add_arguments(ParamDocs<ConcatParam>())
+    .set_attr<TIsBackward>("TIsBackward", true)
+    .set_attr<FCompute>("FCompute<cpu>", ConcatGradCompute);
+
+}  // namespace ops
+}  // namespace symnet

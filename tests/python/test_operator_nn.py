@@ -1,0 +1,336 @@
+"""CNN operators: Convolution, BatchNorm, Pooling, LeakyReLU, Dropout, Concat,
+softmax_cross_entropy. Each: numpy reference, float64 finite differences, req='add', 16-bit."""
+import numpy as np
+import pytest
+
+import symnet as mx
+from symnet.test_utils import (assert_almost_equal, check_numeric_gradient,
+                               check_symbolic_backward, check_symbolic_forward)
+from test_operator import check_16bit, check_add_req
+
+rng = np.random.RandomState(7)
+
+
+def randn(*shape):
+    return rng.normal(size=shape)
+
+
+# ---- numpy references -------------------------------------------------------------------------
+def np_conv(x, w, b, stride, pad, dilate, groups):
+    n, c = x.shape[:2]
+    o = w.shape[0]
+    nsp = x.ndim - 2
+    xp = np.pad(x, [(0, 0), (0, 0)] + [(p, p) for p in pad])
+    k = w.shape[2:]
+    out_sp = [(x.shape[2 + i] + 2 * pad[i] - dilate[i] * (k[i] - 1) - 1) // stride[i] + 1 for i in range(nsp)]
+    y = np.zeros((n, o) + tuple(out_sp))
+    cpg, opg = c // groups, o // groups
+    for idx in np.ndindex(*k):
+        sl = tuple(slice(idx[i] * dilate[i], idx[i] * dilate[i] + stride[i] * (out_sp[i] - 1) + 1, stride[i])
+                   for i in range(nsp))
+        patch = xp[(slice(None), slice(None)) + sl]  # (n, c, out...)
+        for g in range(groups):
+            wg = w[g * opg:(g + 1) * opg, :, ][(slice(None), slice(None)) + idx]  # (opg, cpg)
+            y[:, g * opg:(g + 1) * opg] += np.einsum("nc...,oc->no...", patch[:, g * cpg:(g + 1) * cpg], wg)
+    if b is not None:
+        y += b.reshape((1, o) + (1,) * nsp)
+    return y
+
+
+def np_pool(x, kernel, stride, pad, pool_type, convention="valid", include_pad=True):
+    n, c, h, w = x.shape
+    kh, kw = kernel
+    sh, sw = stride
+    ph, pw = pad
+    rnd = np.ceil if convention == "full" else np.floor
+    oh = int(rnd((h + 2 * ph - kh) / sh)) + 1
+    ow = int(rnd((w + 2 * pw - kw) / sw)) + 1
+    y = np.zeros((n, c, oh, ow))
+    for i in range(oh):
+        for j in range(ow):
+            hs, ws = i * sh - ph, j * sw - pw
+            he, we = min(hs + kh, h + ph), min(ws + kw, w + pw)
+            area = (he - hs) * (we - ws)
+            hs0, ws0, he0, we0 = max(hs, 0), max(ws, 0), min(he, h), min(we, w)
+            win = x[:, :, hs0:he0, ws0:we0]
+            if pool_type == "max":
+                y[:, :, i, j] = win.max(axis=(2, 3))
+            elif pool_type == "sum":
+                y[:, :, i, j] = win.sum(axis=(2, 3))
+            else:
+                div = area if include_pad else (he0 - hs0) * (we0 - ws0)
+                y[:, :, i, j] = win.sum(axis=(2, 3)) / div
+    return y
+
+
+# ---- Convolution --------------------------------------------------------------------------------
+CONV_CASES = [
+    dict(x=(2, 3, 7, 7), kernel=(3, 3), num_filter=4, stride=(1, 1), pad=(1, 1)),
+    dict(x=(2, 4, 8, 6), kernel=(3, 2), num_filter=6, stride=(2, 1), pad=(1, 0), dilate=(1, 2)),
+    dict(x=(1, 4, 6, 6), kernel=(3, 3), num_filter=4, num_group=2, pad=(1, 1)),
+    dict(x=(2, 3, 9), kernel=(3,), num_filter=2, stride=(2,), pad=(1,)),
+    dict(x=(1, 2, 4, 5, 5), kernel=(2, 3, 3), num_filter=3, pad=(0, 1, 1)),
+    dict(x=(2, 8, 5, 5), kernel=(1, 1), num_filter=4, no_bias=True),
+]
+
+
+@pytest.mark.parametrize("case", CONV_CASES, ids=lambda c: "x%s_k%s" % (c["x"], c["kernel"]))
+def test_convolution(case):
+    case = dict(case)
+    xs = case.pop("x")
+    nsp = len(xs) - 2
+    groups = case.get("num_group", 1)
+    w = randn(case["num_filter"], xs[1] // groups, *case["kernel"])
+    b = None if case.get("no_bias") else randn(case["num_filter"])
+    sym = mx.sym.Convolution(mx.sym.var("x"), name="c", **case)
+    loc = {"x": randn(*xs), "c_weight": w}
+    if b is not None:
+        loc["c_bias"] = b
+    ref = np_conv(loc["x"], w, b, case.get("stride", (1,) * nsp), case.get("pad", (0,) * nsp),
+                  case.get("dilate", (1,) * nsp), groups)
+    check_symbolic_forward(sym, loc, [ref], rtol=1e-4, atol=1e-4)  # float32 (oneDNN)
+    check_symbolic_forward(sym, loc, [ref], rtol=1e-10, atol=1e-10, dtype=np.float64)
+    check_numeric_gradient(sym, loc, rtol=1e-5, atol=1e-7)
+    check_add_req(sym, loc, [mx.nd.array(randn(*ref.shape), dtype="float64")])
+    check_16bit(sym, loc, rtol_f16=3e-3, rtol_bf16=3e-2)
+
+
+def test_convolution_float32_gradients_match_float64():
+    """The oneDNN backward (float32) against the reference loops (float64)."""
+    sym = mx.sym.Convolution(mx.sym.var("x"), kernel=(3, 3), num_filter=8, stride=(2, 2), pad=(1, 1), name="c")
+    loc = {"x": randn(4, 16, 9, 9), "c_weight": randn(8, 16, 3, 3), "c_bias": randn(8)}
+    og = randn(4, 8, 5, 5)
+    grads = {}
+    for dtype in (np.float64, np.float32):
+        exe = sym.simple_bind(mx.cpu(), type_dict={"x": dtype}, x=(4, 16, 9, 9))
+        for k, v in loc.items():
+            exe.arg_dict[k][:] = v
+        exe.forward(is_train=True)
+        exe.backward([mx.nd.array(og, dtype=dtype)])
+        grads[dtype] = {k: v.asnumpy() for k, v in exe.grad_dict.items()}
+    for k in grads[np.float64]:
+        assert_almost_equal(grads[np.float32][k], grads[np.float64][k], rtol=1e-4, atol=1e-3)
+
+
+def test_convolution_shape_errors():
+    x = mx.sym.var("x")
+    with pytest.raises(mx.MXNetError, match="needs data of 4 dims"):
+        mx.sym.Convolution(x, kernel=(3, 3), num_filter=2).infer_shape(x=(2, 3, 5))
+    with pytest.raises(mx.MXNetError, match="num_group 2 must divide"):
+        mx.sym.Convolution(x, kernel=(3, 3), num_filter=3, num_group=2).infer_shape(x=(1, 4, 5, 5))
+    with pytest.raises(mx.MXNetError, match="larger than the padded input"):
+        mx.sym.Convolution(x, kernel=(7, 7), num_filter=2).infer_shape(x=(1, 3, 5, 5))
+    # MXNet's compatibility attributes are accepted
+    s = mx.sym.Convolution(x, kernel=(3, 3), num_filter=2, workspace=512, cudnn_tune="fastest",
+                           cudnn_off=True, layout="NCHW")
+    assert s.infer_shape(x=(1, 3, 5, 5))[1] == [(1, 2, 3, 3)]
+
+
+# ---- BatchNorm ----------------------------------------------------------------------------------
+def np_bn(x, gamma, beta, mean, var, eps, axis=1):
+    shape = [1] * x.ndim
+    shape[axis] = x.shape[axis]
+    r = lambda v: v.reshape(shape)
+    return (x - r(mean)) / np.sqrt(r(var) + eps) * r(gamma) + r(beta)
+
+
+@pytest.mark.parametrize("fix_gamma", [True, False])
+@pytest.mark.parametrize("shape,axis", [((4, 3, 5, 5), 1), ((6, 5), 1), ((2, 3, 4, 2), -1)])
+def test_batchnorm_training_forward_and_moving_stats(fix_gamma, shape, axis):
+    x = randn(*shape) * 2 + 1
+    c = shape[axis]
+    gamma, beta = rng.rand(c) + 0.5, randn(c)
+    mm, mv = randn(c), rng.rand(c) + 0.5
+    sym = mx.sym.BatchNorm(mx.sym.var("x"), fix_gamma=fix_gamma, eps=2e-5, momentum=0.8, axis=axis,
+                           name="bn", output_mean_var=True)
+    red = tuple(i for i in range(x.ndim) if i != (axis % x.ndim))
+    mean, var = x.mean(axis=red), x.var(axis=red)
+    g = np.ones(c) if fix_gamma else gamma
+    for dtype in (np.float64, np.float32):
+        exe = sym.simple_bind(mx.cpu(), type_dict={"x": dtype}, x=shape)
+        for k, v in (("x", x), ("bn_gamma", gamma), ("bn_beta", beta)):
+            exe.arg_dict[k][:] = v
+        exe.aux_dict["bn_moving_mean"][:] = mm
+        exe.aux_dict["bn_moving_var"][:] = mv
+        out, m, v = [o.asnumpy() for o in exe.forward(is_train=True)]
+        tol = 1e-10 if dtype == np.float64 else 1e-4
+        assert_almost_equal(out, np_bn(x, g, beta, mean, var, 2e-5, axis), rtol=tol, atol=tol)
+        assert_almost_equal(m, mean, rtol=tol, atol=tol)
+        assert_almost_equal(v, var, rtol=tol, atol=tol)
+        # momentum is a float32 parameter (as in MXNet), hence the looser bound
+        mtol = max(tol, 1e-7)
+        assert_almost_equal(exe.aux_dict["bn_moving_mean"], 0.8 * mm + 0.2 * mean, rtol=mtol, atol=mtol)
+        assert_almost_equal(exe.aux_dict["bn_moving_var"], 0.8 * mv + 0.2 * var, rtol=mtol, atol=mtol)
+        # inference normalizes with the moving statistics and leaves them alone
+        exe.aux_dict["bn_moving_mean"][:] = mm
+        exe.aux_dict["bn_moving_var"][:] = mv
+        before = exe.aux_dict["bn_moving_mean"].asnumpy()
+        out = exe.forward(is_train=False)[0].asnumpy()
+        assert_almost_equal(out, np_bn(x, g, beta, mm, mv, 2e-5, axis), rtol=tol, atol=tol)
+        np.testing.assert_array_equal(exe.aux_dict["bn_moving_mean"].asnumpy(), before)
+    # auxiliary states, not arguments, and float32 parameters for 16-bit data
+    assert sym.list_auxiliary_states() == ["bn_moving_mean", "bn_moving_var"]
+    _, _, aux_t = sym.infer_type(x="float16")
+    assert aux_t == [np.float32, np.float32]
+
+
+@pytest.mark.parametrize("fix_gamma,use_global_stats", [(True, False), (False, False), (False, True)])
+def test_batchnorm_gradient(fix_gamma, use_global_stats):
+    x = randn(3, 2, 4, 3) * 1.5 + 0.5
+    sym = mx.sym.BatchNorm(mx.sym.var("x"), fix_gamma=fix_gamma, use_global_stats=use_global_stats,
+                           eps=1e-3, name="bn")
+    loc = {"x": x, "bn_gamma": rng.rand(2) + 0.5, "bn_beta": randn(2)}
+    aux = {"bn_moving_mean": randn(2), "bn_moving_var": rng.rand(2) + 0.5}
+    check_numeric_gradient(sym, loc, aux_states=aux, numeric_eps=1e-5, rtol=1e-5, atol=1e-7)
+    # float32 (oneDNN) gradients match float64
+    og = randn(3, 2, 4, 3)
+    got = {}
+    for dtype in (np.float64, np.float32):
+        exe = sym.simple_bind(mx.cpu(), type_dict={"x": dtype}, x=x.shape)
+        for k, v in loc.items():
+            exe.arg_dict[k][:] = v
+        for k, v in aux.items():
+            exe.aux_dict[k][:] = v
+        exe.forward(is_train=True)
+        exe.backward([mx.nd.array(og, dtype=dtype)])
+        got[dtype] = {k: v.asnumpy() for k, v in exe.grad_dict.items()}
+    for k in got[np.float64]:
+        assert_almost_equal(got[np.float32][k], got[np.float64][k], rtol=1e-4, atol=1e-5)
+    if fix_gamma:
+        assert (got[np.float32]["bn_gamma"] == 0).all()
+
+
+def test_batchnorm_16bit_data():
+    x = randn(4, 8, 3, 3) * 3 + 2
+    sym = mx.sym.BatchNorm(mx.sym.var("x"), fix_gamma=False, name="bn")
+    loc = {"x": x, "bn_gamma": rng.rand(8) + 0.5, "bn_beta": randn(8)}
+    ref = None
+    for dtype, tol in (("float32", 1e-5), ("float16", 4e-3), ("bfloat16", 3e-2)):
+        exe = sym.simple_bind(mx.cpu(), type_dict={"x": dtype}, x=x.shape)
+        assert exe.arg_dict["bn_gamma"].dtype == np.float32
+        for k, v in loc.items():
+            exe.arg_dict[k][:] = v.astype(np.float16).astype(np.float32) if k == "x" else v
+        out = exe.forward(is_train=True)[0].asnumpy().astype(np.float32)
+        if ref is None:
+            ref = out
+        assert_almost_equal(out, ref, rtol=tol, atol=tol * 4)
+
+
+# ---- Pooling ------------------------------------------------------------------------------------
+POOL_CASES = [
+    dict(kernel=(3, 3), stride=(2, 2), pad=(1, 1), pool_type="max"),
+    dict(kernel=(2, 2), stride=(2, 2), pool_type="avg"),
+    dict(kernel=(3, 3), stride=(2, 2), pad=(1, 1), pool_type="avg"),
+    dict(kernel=(3, 3), stride=(2, 2), pad=(1, 1), pool_type="avg", count_include_pad=False),
+    dict(kernel=(3, 2), stride=(2, 2), pool_type="sum", pooling_convention="full"),
+    dict(kernel=(3, 3), stride=(2, 2), pool_type="max", pooling_convention="full"),
+]
+
+
+@pytest.mark.parametrize("case", POOL_CASES, ids=str)
+def test_pooling(case):
+    x = randn(2, 3, 7, 8)
+    sym = mx.sym.Pooling(mx.sym.var("x"), **case)
+    ref = np_pool(x, case["kernel"], case["stride"], case.get("pad", (0, 0)), case["pool_type"],
+                  case.get("pooling_convention", "valid"), case.get("count_include_pad", True))
+    check_symbolic_forward(sym, {"x": x}, [ref], rtol=1e-5, atol=1e-6)
+    check_numeric_gradient(sym, {"x": x})
+    check_add_req(sym, {"x": x}, [mx.nd.array(randn(*ref.shape), dtype="float64")])
+    check_16bit(sym, {"x": x})
+
+
+def test_global_pooling():
+    x = randn(2, 4, 5, 6)
+    for pool_type, ref in (("avg", x.mean(axis=(2, 3))), ("max", x.max(axis=(2, 3)))):
+        sym = mx.sym.Pooling(mx.sym.var("x"), global_pool=True, pool_type=pool_type, kernel=(1, 1))
+        check_symbolic_forward(sym, {"x": x}, [ref[:, :, None, None]], rtol=1e-5, atol=1e-6)
+        check_numeric_gradient(sym, {"x": x})
+
+
+# ---- LeakyReLU, Dropout, Concat, softmax_cross_entropy ----------------------------------------
+@pytest.mark.parametrize("act,ref", [
+    ("leaky", lambda x: np.where(x > 0, x, 0.1 * x)),
+    ("elu", lambda x: np.where(x > 0, x, 0.1 * np.expm1(x))),
+    ("selu", lambda x: 1.0507009873554805 * np.where(x > 0, x, 1.6732632423543772 * np.expm1(x))),
+    ("gelu", lambda x: 0.5 * x * (1 + np.vectorize(__import__("math").erf)(x / np.sqrt(2)))),
+])
+def test_leaky_relu(act, ref):
+    x = randn(3, 4, 5)
+    x[np.abs(x) < 1e-2] = 0.3
+    sym = mx.sym.LeakyReLU(mx.sym.var("x"), act_type=act, slope=0.1)
+    check_symbolic_forward(sym, {"x": x}, [ref(x)], rtol=1e-5, atol=1e-6)
+    check_numeric_gradient(sym, {"x": x})
+    check_add_req(sym, {"x": x}, [mx.nd.array(randn(3, 4, 5), dtype="float64")])
+    check_16bit(sym, {"x": x})
+
+
+def test_prelu():
+    x = randn(2, 3, 4, 4)
+    x[np.abs(x) < 1e-2] = 0.3
+    gamma = rng.rand(3) * 0.5
+    sym = mx.sym.LeakyReLU(mx.sym.var("x"), act_type="prelu", name="p")
+    assert sym.list_arguments() == ["x", "p_gamma"]
+    ref = np.where(x > 0, x, gamma.reshape(1, 3, 1, 1) * x)
+    check_symbolic_forward(sym, {"x": x, "p_gamma": gamma}, [ref], rtol=1e-5, atol=1e-6)
+    check_numeric_gradient(sym, {"x": x, "p_gamma": gamma})
+    check_add_req(sym, {"x": x, "p_gamma": gamma}, [mx.nd.array(randn(2, 3, 4, 4), dtype="float64")])
+
+
+def test_dropout():
+    x = np.ones((200, 50))
+    sym = mx.sym.Dropout(mx.sym.var("x"), p=0.3)
+    exe = sym.simple_bind(mx.cpu(), x=x.shape)
+    exe.arg_dict["x"][:] = x
+    # inference: identity
+    np.testing.assert_array_equal(exe.forward(is_train=False)[0].asnumpy(), x)
+    mx.random.seed(42)
+    a = exe.forward(is_train=True)[0].asnumpy()
+    kept = a != 0
+    assert abs(kept.mean() - 0.7) < 0.02
+    np.testing.assert_allclose(a[kept], 1 / 0.7, rtol=1e-6)
+    # reproducible after seeding, different otherwise
+    b = exe.forward(is_train=True)[0].asnumpy()
+    assert (a != b).any()
+    mx.random.seed(42)
+    np.testing.assert_array_equal(exe.forward(is_train=True)[0].asnumpy(), a)
+    # gradient is the same mask
+    og = randn(200, 50)
+    exe.backward([mx.nd.array(og)])
+    np.testing.assert_allclose(exe.grad_dict["x"].asnumpy(), og * a, rtol=1e-5)
+    # p=0 and mode='always'
+    s0 = mx.sym.Dropout(mx.sym.var("x"), p=0.0)
+    check_symbolic_forward(s0, {"x": x}, [x], is_train=True)
+    sa = mx.sym.Dropout(mx.sym.var("x"), p=0.5, mode="always")
+    out = check_symbolic_forward(sa, {"x": x}, [x], rtol=1e9, atol=1e9)[0]
+    assert (out == 0).any()
+    # axes: one mask value per row
+    sx = mx.sym.Dropout(mx.sym.var("x"), p=0.5, axes=(1,))
+    e2 = sx.simple_bind(mx.cpu(), x=x.shape)
+    e2.arg_dict["x"][:] = x
+    r = e2.forward(is_train=True)[0].asnumpy()
+    assert (r == r[:, :1]).all()
+
+
+def test_concat():
+    xs = {"a": randn(2, 3, 4), "b": randn(2, 1, 4), "c": randn(2, 2, 4)}
+    sym = mx.sym.Concat(*[mx.sym.var(k) for k in "abc"], dim=1)
+    check_symbolic_forward(sym, xs, [np.concatenate([xs[k] for k in "abc"], axis=1)])
+    check_numeric_gradient(sym, xs)
+    check_add_req(sym, xs, [mx.nd.array(randn(2, 6, 4), dtype="float64")])
+    check_16bit(sym, xs)
+    s0 = mx.sym.concat(mx.sym.var("a"), mx.sym.var("b"), dim=0)
+    a, b = randn(2, 3), randn(1, 3)
+    check_symbolic_forward(s0, {"a": a, "b": b}, [np.concatenate([a, b])])
+    assert s0.infer_shape(a=(2, 3), b=(1, 3))[1] == [(3, 3)]
+
+
+def test_softmax_cross_entropy():
+    x = randn(5, 4)
+    label = np.array([0, 3, 1, 2, 3], dtype=np.float64)
+    sym = mx.sym.softmax_cross_entropy(mx.sym.var("x"), mx.sym.var("label"))
+    p = np.exp(x - x.max(1, keepdims=True))
+    p /= p.sum(1, keepdims=True)
+    loss = -np.log(p[np.arange(5), label.astype(int)]).sum()
+    check_symbolic_forward(sym, {"x": x, "label": label}, [np.array([loss])], rtol=1e-5)
+    check_numeric_gradient(sym, {"x": x, "label": label}, grad_nodes=["x"])
+    check_add_req(sym, {"x": x, "label": label}, [mx.nd.array([0.7], dtype="float64")])
