@@ -28,6 +28,25 @@ bool ElemwiseType(const NodeAttrs&, std::vector<DType>* in, std::vector<DType>* 
 
 std::vector<std::pair<int, int>> InplaceIn0Out0(const NodeAttrs&) { return {{0, 0}}; }
 
+FLayoutSlots UniformLayout(std::vector<int> inputs, std::vector<int> outputs) {
+  return [inputs, outputs](const NodeAttrs&) {
+    LayoutSlots s;
+    s.groups.emplace_back();
+    for (int i : inputs) s.groups[0].emplace_back(false, i);
+    for (int o : outputs) s.groups[0].emplace_back(true, o);
+    return s;
+  };
+}
+
+LayoutSlots AllSlotsUniform(const NodeAttrs& attrs) {
+  LayoutSlots s;
+  s.groups.emplace_back();
+  const uint32_t nin = attrs.op->NumInputs(attrs), nout = attrs.op->NumOutputs(attrs);
+  for (uint32_t i = 0; i < nin; ++i) s.groups[0].emplace_back(false, static_cast<int>(i));
+  for (uint32_t o = 0; o < nout; ++o) s.groups[0].emplace_back(true, static_cast<int>(o));
+  return s;
+}
+
 std::vector<NodeEntry> MakeGradNode(const char* op_name, const NodePtr& fwd,
                                     std::vector<NodeEntry> inputs,
                                     const std::map<std::string, std::string>& dict,

@@ -61,6 +61,14 @@ bool ElemwiseShape(const NodeAttrs& attrs, std::vector<Shape>* in, std::vector<S
 /*! \brief Type rule: all inputs and outputs have one dtype. */
 bool ElemwiseType(const NodeAttrs& attrs, std::vector<DType>* in, std::vector<DType>* out);
 
+/*!
+ * \brief FLayoutSlots of an op that works element by element (or per channel) on its
+ *  activations: the listed input and output slots share one layout, whichever it is.
+ */
+FLayoutSlots UniformLayout(std::vector<int> inputs, std::vector<int> outputs);
+/*! \brief UniformLayout over every input and output slot of the node. */
+LayoutSlots AllSlotsUniform(const NodeAttrs& attrs);
+
 /*! \brief FInplaceOption "output 0 may take input 0's buffer". */
 std::vector<std::pair<int, int>> InplaceIn0Out0(const NodeAttrs&);
 

@@ -65,6 +65,17 @@ class Executor {
   /*! \brief One line per op call: name, op, output shapes, arena offsets; then the report. */
   std::string DebugString() const;
 
+  /*!
+   * \brief Whether executors bound from now on store activations channels-last where the layout
+   *  plan allows (default on; the environment variable SYMNET_CHANNELS_LAST=0 turns it off).
+   */
+  static void SetChannelsLastLayouts(bool on);
+
+  /*! \brief Per-op timing: when on, every call is timed and summed per operator name. */
+  void SetProfiling(bool on);
+  /*! \brief Operator name -> (seconds, calls) since profiling was switched on. */
+  std::map<std::string, std::pair<double, int64_t>> OpProfile() const;
+
   struct Impl;
 
  private:

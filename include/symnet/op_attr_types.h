@@ -65,6 +65,19 @@ using FInplaceOption = std::function<std::vector<std::pair<int, int>>(const Node
 using FTempSpace = std::function<size_t(const NodeAttrs& attrs, const std::vector<Shape>& in_shapes,
                                         const std::vector<DType>& in_types)>;
 
+/*!
+ * \brief Which activation slots of an op may be stored channels-last (Layout::kChannelsLast).
+ *  Each group lists (is_output, slot) pairs that must share one layout; `prefer` asks for
+ *  channels-last (convolutions run fastest that way). The executor's layout plan (PlanLayout)
+ *  decides per group and converts at the edges of channels-last regions.
+ *  "FLayoutSlots"; default: every slot stays in the default (row-major) layout.
+ */
+struct LayoutSlots {
+  std::vector<std::vector<std::pair<bool, int>>> groups;
+  bool prefer = false;
+};
+using FLayoutSlots = std::function<LayoutSlots(const NodeAttrs& attrs)>;
+
 /*! \brief Marks loss heads: their gradient ignores the head gradient. "TIsLoss". */
 using TIsLoss = bool;
 /*! \brief Marks ops that only appear in gradient graphs (hidden from user APIs). "TIsBackward". */

@@ -40,6 +40,22 @@ struct InferError {
 std::vector<NodeEntry> Gradient(const std::vector<NodeEntry>& ys, const std::vector<NodePtr>& xs,
                                 const std::vector<NodeEntry>& ys_grads);
 
+/*!
+ * \brief Chooses each entry's memory layout (see plan_layout.cc): channels-last for activations
+ *  in regions of ops that support it, when some op prefers it and no entry of the region is
+ *  pinned (pinned: must stay in the default layout, e.g. arguments and graph outputs).
+ */
+std::vector<Layout> PlanLayout(const IndexedGraph& g, const std::vector<Shape>& shapes,
+                               const std::vector<DType>& types, const std::vector<bool>& pinned);
+
+/*!
+ * \brief Rewrites the graph in place with `_convert_layout` copies where a channels-last region
+ *  meets an op that reads or writes only the default layout (on either side of the region). The
+ *  nodes must belong to the caller (the executor works on a copy of the user's graph).
+ *  \return the number of conversions.
+ */
+size_t InsertLayoutConversions(const IndexedGraph& g, const std::vector<Layout>& layout);
+
 /*! \brief Figures a memory plan reports (bytes). */
 struct MemoryReport {
   /*! \brief The one arena all intermediate results and scratch buffers live in. */

@@ -7,6 +7,7 @@
 #include "symnet/dtype.h"
 #include "symnet/executor.h"
 #include "symnet/imperative.h"
+#include "symnet/models/resnet.h"
 #include "symnet/ndarray.h"
 #include "symnet/op.h"
 #include "symnet/operator_builder.h"

@@ -42,10 +42,13 @@ ConvDescs MakeDescs(const ConvConfig& c) {
   d.dst = md(dst, dt, ActivationTag(g.nsp(), c.dst_layout));
   d.weights = md(w, dt, WeightTag(g.nsp(), g.groups > 1));
   d.bias = md({g.o}, dt, tag::x);
-  // channels-last activations are taken as they are (oneDNN's nhwc kernels are as fast as its
-  // blocked ones here); channels-first ones let the primitive pick, then reorder
-  d.src_any = c.src_layout == Layout::kChannelsLast ? d.src : md(src, dt, tag::any);
-  d.dst_any = c.dst_layout == Layout::kChannelsLast ? d.dst : md(dst, dt, tag::any);
+  // With a channels-last side, the primitive works channels-last on both sides (oneDNN's nhwc
+  // kernels are as fast as its blocked ones; mixing nchw and nhwc falls back to a slow
+  // reference kernel) and a channels-first side is reordered. Otherwise it picks its format.
+  const bool nhwc = c.src_layout == Layout::kChannelsLast || c.dst_layout == Layout::kChannelsLast;
+  const tag prim_tag = ActivationTag(g.nsp(), Layout::kChannelsLast);
+  d.src_any = md(src, dt, nhwc ? prim_tag : tag::any);
+  d.dst_any = md(dst, dt, nhwc ? prim_tag : tag::any);
   d.weights_any = md(w, dt, tag::any);
   d.bias_any = d.bias;
   return d;

@@ -56,6 +56,7 @@ SYMNET_REGISTER_OP(Activation)
     .add_argument("data", "NDArray-or-Symbol", "The input array.")
     .set_attr<FInferShape>("FInferShape", ElemwiseShape)
     .set_attr<FInferType>("FInferType", ElemwiseType)
+    .set_attr<FLayoutSlots>("FLayoutSlots", AllSlotsUniform)
     .set_attr<FInplaceOption>("FInplaceOption", InplaceIn0Out0)
     .set_attr<FGradient>("FGradient", ElemwiseGradUseOut("_backward_Activation"))
     .set_attr<FCompute>("FCompute<cpu>", ActivationCompute);
@@ -65,6 +66,7 @@ SYMNET_REGISTER_OP(_backward_Activation)
     .set_attr_parser(ParamParser<ActivationParam>)
     .add_arguments(ParamDocs<ActivationParam>())
     .set_attr<TIsBackward>("TIsBackward", true)
+    .set_attr<FLayoutSlots>("FLayoutSlots", AllSlotsUniform)
     .set_attr<FInplaceOption>("FInplaceOption", InplaceIn0Out0)
     .set_attr<FCompute>("FCompute<cpu>", ActivationGradCompute);
 

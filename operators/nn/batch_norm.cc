@@ -267,6 +267,14 @@ void BNBackward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<
   }
 }
 
+/*! \brief Channels-last works when the channel axis is axis 1 of the logical shape. */
+FLayoutSlots BNLayout(std::vector<int> ins, std::vector<int> outs) {
+  const FLayoutSlots uniform = UniformLayout(ins, outs);
+  return [uniform](const NodeAttrs& a) {
+    return Param<BatchNormParam>(a).axis == 1 ? uniform(a) : LayoutSlots();
+  };
+}
+
 }  // namespace
 
 SYMNET_REGISTER_OP(BatchNorm)
@@ -298,6 +306,7 @@ SYMNET_REGISTER_OP(BatchNorm)
                              [](const NodeAttrs&) { return std::vector<uint32_t>{3, 4}; })
     .set_attr<FInferShape>("FInferShape", BNShape)
     .set_attr<FInferType>("FInferType", BNType)
+    .set_attr<FLayoutSlots>("FLayoutSlots", BNLayout({0}, {0}))
     .set_attr<FGradient>("FGradient",
                          [](const NodePtr& n, const std::vector<NodeEntry>& ograds) {
                            auto g = MakeGradNode("_backward_BatchNorm", n,
@@ -314,6 +323,7 @@ SYMNET_REGISTER_OP(_backward_BatchNorm)
     .set_attr_parser(ParamParser<BatchNormParam>)
     .add_arguments(ParamDocs<BatchNormParam>())
     .set_attr<TIsBackward>("TIsBackward", true)
+    .set_attr<FLayoutSlots>("FLayoutSlots", BNLayout({0, 1}, {0}))
     .set_attr<FCompute>("FCompute<cpu>", BNBackward);
 
 }  // namespace ops

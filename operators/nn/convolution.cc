@@ -157,6 +157,13 @@ SYMNET_REGISTER_OP(Convolution)
     .set_attr<FListInputNames>("FListInputNames", ConvInputs)
     .set_attr<FInferShape>("FInferShape", ConvShape)
     .set_attr<FInferType>("FInferType", ElemwiseType)
+    .set_attr<FLayoutSlots>("FLayoutSlots",
+                            [](const NodeAttrs&) {
+                              LayoutSlots s;  // data and output independently; prefer NHWC
+                              s.groups = {{{false, 0}}, {{true, 0}}};
+                              s.prefer = true;
+                              return s;
+                            })
     .set_attr<FGradient>("FGradient",
                          [](const NodePtr& n, const std::vector<NodeEntry>& ograds) {
                            return MakeGradNode("_backward_Convolution", n,
@@ -172,6 +179,13 @@ SYMNET_REGISTER_OP(_backward_Convolution)
     .set_attr_parser(ParamParser<ConvolutionParam>)
     .add_arguments(ParamDocs<ConvolutionParam>())
     .set_attr<TIsBackward>("TIsBackward", true)
+    .set_attr<FLayoutSlots>("FLayoutSlots",
+                            [](const NodeAttrs&) {
+                              LayoutSlots s;  // (x, dx) share the data side; dy is the output side
+                              s.groups = {{{false, 1}, {true, 0}}, {{false, 0}}};
+                              s.prefer = true;
+                              return s;
+                            })
     .set_attr<FCompute>("FCompute<cpu>", ConvBackward);
 
 }  // namespace ops

@@ -104,6 +104,13 @@ SYMNET_REGISTER_OP(Dropout)
     .set_attr<FNumVisibleOutputs>("FNumVisibleOutputs", [](const NodeAttrs&) -> uint32_t { return 1; })
     .set_attr<FInferShape>("FInferShape", DropoutShape)
     .set_attr<FInferType>("FInferType", ElemwiseType)
+    .set_attr<FLayoutSlots>("FLayoutSlots",
+                            [](const NodeAttrs& a) {
+                              // a mask shared along logical axes needs the logical order
+                              const Shape& axes = Param<DropoutParam>(a).axes;
+                              const bool shared = axes.ndim_known() && axes.ndim() > 0;
+                              return shared ? LayoutSlots() : AllSlotsUniform(a);
+                            })
     .set_attr<FInplaceOption>("FInplaceOption", InplaceIn0Out0)
     .set_attr<FGradient>("FGradient",
                          [](const NodePtr& n, const std::vector<NodeEntry>& ograds) {

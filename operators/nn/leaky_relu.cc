@@ -189,6 +189,7 @@ SYMNET_REGISTER_OP(LeakyReLU)
                                })
     .set_attr<FInferShape>("FInferShape", LeakyShape)
     .set_attr<FInferType>("FInferType", ElemwiseType)
+    .set_attr<FLayoutSlots>("FLayoutSlots", UniformLayout({0}, {0}))
     .set_attr<FGradient>("FGradient",
                          [](const NodePtr& n, const std::vector<NodeEntry>& ograds) {
                            std::vector<NodeEntry> in{ograds[0]};
@@ -203,6 +204,7 @@ SYMNET_REGISTER_OP(_backward_LeakyReLU)
     .set_attr_parser(ParamParser<LeakyReLUParam>)
     .add_arguments(ParamDocs<LeakyReLUParam>())
     .set_attr<TIsBackward>("TIsBackward", true)
+    .set_attr<FLayoutSlots>("FLayoutSlots", UniformLayout({0, 1}, {0}))
     .set_attr<FCompute>("FCompute<cpu>", LeakyGradCompute);
 
 }  // namespace ops

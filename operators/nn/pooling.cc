@@ -233,12 +233,111 @@ void PoolBackward(const PoolingParam& p, const PoolGeo& g, const TBlob& dyb, con
   }
 }
 
+/*!
+ * \brief Channels-last forward: channels are contiguous, so every window visit is a vector
+ *  operation over C. Parallel over (n, output position).
+ */
+template <typename T>
+void PoolForwardNHWC(const PoolingParam& p, const PoolGeo& g, const T* x, T* y, OpReqType req) {
+  using A = AccType<T>;
+  const int64_t osz = g.out_size(), isz = g.in_size(), C = g.c;
+#pragma omp parallel
+  {
+    std::vector<A> acc(static_cast<size_t>(C));
+#pragma omp for collapse(2)
+    for (int64_t n = 0; n < g.n; ++n) {
+      for (int64_t oi = 0; oi < osz; ++oi) {
+        const int64_t o[3] = {oi / (g.out[1] * g.out[2]), (oi / g.out[2]) % g.out[1], oi % g.out[2]};
+        const Window w = MakeWindow(g, p, o);
+        const bool is_max = p.pool_type == kMaxPool;
+        std::fill(acc.begin(), acc.end(), is_max ? -std::numeric_limits<A>::infinity() : A(0));
+        const T* xn = x + n * isz * C;
+        ForEachInWindow(g, w, [&](int64_t i) {
+          const T* px = xn + i * C;
+          if (is_max) {
+            for (int64_t c = 0; c < C; ++c) acc[c] = std::max(acc[c], static_cast<A>(px[c]));
+          } else {
+            for (int64_t c = 0; c < C; ++c) acc[c] += static_cast<A>(px[c]);
+          }
+        });
+        const A inv = is_max ? A(1) : static_cast<A>(1.0 / w.divisor);
+        T* py = y + (n * osz + oi) * C;
+        for (int64_t c = 0; c < C; ++c) {
+          if (req == kAddTo) {
+            AssignReq<kAddTo>(&py[c], acc[c] * inv);
+          } else {
+            AssignReq<kWriteTo>(&py[c], acc[c] * inv);
+          }
+        }
+      }
+    }
+  }
+}
+
+/*! \brief Channels-last backward: one thread per sample scatters into that sample's dx. */
+template <typename T>
+void PoolBackwardNHWC(const PoolingParam& p, const PoolGeo& g, const T* dy, const T* x, const T* y,
+                      T* dx, OpReqType req) {
+  using A = AccType<T>;
+  const int64_t osz = g.out_size(), isz = g.in_size(), C = g.c;
+#pragma omp parallel
+  {
+    std::vector<A> plane(static_cast<size_t>(isz * C));
+    std::vector<char> found(static_cast<size_t>(C));
+#pragma omp for
+    for (int64_t n = 0; n < g.n; ++n) {
+      std::fill(plane.begin(), plane.end(), A(0));
+      const T* xn = x + n * isz * C;
+      for (int64_t oi = 0; oi < osz; ++oi) {
+        const int64_t o[3] = {oi / (g.out[1] * g.out[2]), (oi / g.out[2]) % g.out[1], oi % g.out[2]};
+        const Window w = MakeWindow(g, p, o);
+        const T* pdy = dy + (n * osz + oi) * C;
+        if (p.pool_type == kMaxPool) {
+          const T* py = y + (n * osz + oi) * C;
+          std::fill(found.begin(), found.end(), 0);
+          ForEachInWindow(g, w, [&](int64_t i) {
+            const T* px = xn + i * C;
+            A* pp = &plane[i * C];
+            for (int64_t c = 0; c < C; ++c) {
+              if (!found[c] && static_cast<A>(px[c]) == static_cast<A>(py[c])) {
+                found[c] = 1;
+                pp[c] += static_cast<A>(pdy[c]);
+              }
+            }
+          });
+        } else {
+          const A inv = static_cast<A>(1.0 / w.divisor);
+          ForEachInWindow(g, w, [&](int64_t i) {
+            A* pp = &plane[i * C];
+            for (int64_t c = 0; c < C; ++c) pp[c] += static_cast<A>(pdy[c]) * inv;
+          });
+        }
+      }
+      T* dxn = dx + n * isz * C;
+      for (int64_t i = 0; i < isz * C; ++i) {
+        if (req == kAddTo) {
+          AssignReq<kAddTo>(&dxn[i], plane[i]);
+        } else if (req != kNullOp) {
+          AssignReq<kWriteTo>(&dxn[i], plane[i]);
+        }
+      }
+    }
+  }
+}
+
 void PoolingCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>& in,
                     const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   if (req[0] == kNullOp) return;
   const PoolingParam& p = Param<PoolingParam>(attrs);
   const PoolGeo g = MakeGeo(p, in[0].shape_);
-  SYMNET_FLOAT_TYPE_SWITCH(in[0].dtype_, T, { PoolForward<T>(p, g, in[0], out[0], req[0]); });
+  const bool nhwc = in[0].channels_last() && out[0].channels_last();
+  SYMNET_FLOAT_TYPE_SWITCH(in[0].dtype_, T, {
+    if (nhwc) {
+      PoolForwardNHWC<T>(p, g, in[0].dptr<T>(), out[0].dptr<T>(), req[0]);
+    } else {
+      PoolForward<T>(p, g, in[0], out[0], req[0]);
+    }
+  });
 }
 
 /*! \brief Inputs (dy, x, y); output dx. */
@@ -246,8 +345,14 @@ void PoolingGradCompute(const NodeAttrs& attrs, const OpContext&, const std::vec
                         const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   const PoolingParam& p = Param<PoolingParam>(attrs);
   const PoolGeo g = MakeGeo(p, in[1].shape_);
+  const bool nhwc = in[0].channels_last() && in[1].channels_last() && in[2].channels_last() &&
+                    out[0].channels_last();
   SYMNET_FLOAT_TYPE_SWITCH(in[1].dtype_, T, {
-    PoolBackward<T>(p, g, in[0], in[1], in[2], out[0], req[0]);
+    if (nhwc) {
+      PoolBackwardNHWC<T>(p, g, in[0].dptr<T>(), in[1].dptr<T>(), in[2].dptr<T>(), out[0].dptr<T>(), req[0]);
+    } else {
+      PoolBackward<T>(p, g, in[0], in[1], in[2], out[0], req[0]);
+    }
   });
 }
 
@@ -260,6 +365,7 @@ SYMNET_REGISTER_OP(Pooling)
     .add_argument("data", "NDArray-or-Symbol", "Input data (N, C, spatial...).")
     .set_attr<FInferShape>("FInferShape", PoolShape)
     .set_attr<FInferType>("FInferType", ElemwiseType)
+    .set_attr<FLayoutSlots>("FLayoutSlots", AllSlotsUniform)
     .set_attr<FGradient>("FGradient",
                          [](const NodePtr& n, const std::vector<NodeEntry>& ograds) {
                            return MakeGradNode("_backward_Pooling", n,
@@ -273,6 +379,7 @@ SYMNET_REGISTER_OP(_backward_Pooling)
     .set_attr_parser(ParamParser<PoolingParam>)
     .add_arguments(ParamDocs<PoolingParam>())
     .set_attr<TIsBackward>("TIsBackward", true)
+    .set_attr<FLayoutSlots>("FLayoutSlots", AllSlotsUniform)
     .set_attr<FCompute>("FCompute<cpu>", PoolingGradCompute);
 
 }  // namespace ops

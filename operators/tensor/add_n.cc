@@ -50,6 +50,7 @@ SYMNET_REGISTER_OP(add_n)
     .add_argument("args", "NDArray-or-Symbol[]", "Positional input arguments.")
     .set_attr<FInferShape>("FInferShape", ElemwiseShape)
     .set_attr<FInferType>("FInferType", ElemwiseType)
+    .set_attr<FLayoutSlots>("FLayoutSlots", AllSlotsUniform)
     .set_attr<FInplaceOption>("FInplaceOption", InplaceIn0Out0)
     .set_attr<FGradient>("FGradient",
                          [](const NodePtr& n, const std::vector<NodeEntry>& ograds) {

@@ -61,6 +61,7 @@ SYMNET_REGISTER_OP(Cast)
     .add_argument("data", "NDArray-or-Symbol", "The input.")
     .set_attr<FInferShape>("FInferShape", ElemwiseShape)
     .set_attr<FInferType>("FInferType", CastType)
+    .set_attr<FLayoutSlots>("FLayoutSlots", AllSlotsUniform)
     .set_attr<FGradient>("FGradient", ElemwiseGradUseNone("_backward_Cast"))
     .set_attr<FCompute>("FCompute<cpu>", ConvertCompute);
 
@@ -68,6 +69,7 @@ SYMNET_REGISTER_OP(_backward_Cast)
     .set_attr_parser(ParamParser<CastParam>)
     .add_arguments(ParamDocs<CastParam>())
     .set_attr<TIsBackward>("TIsBackward", true)
+    .set_attr<FLayoutSlots>("FLayoutSlots", AllSlotsUniform)
     .set_attr<FInferShape>("FInferShape", ElemwiseShape)
     .set_attr<FInferType>("FInferType",
                           [](const NodeAttrs&, std::vector<DType>*, std::vector<DType>* out) {

@@ -124,6 +124,11 @@ void ConcatGradCompute(const NodeAttrs& attrs, const OpContext&, const std::vect
 
 uint32_t NumArgs(const NodeAttrs& a) { return static_cast<uint32_t>(Param<ConcatParam>(a).num_args); }
 
+/*! \brief Channels-last works for joining channels (dim 1). */
+LayoutSlots ConcatLayout(const NodeAttrs& a) {
+  return Param<ConcatParam>(a).dim == 1 ? AllSlotsUniform(a) : LayoutSlots();
+}
+
 }  // namespace
 
 SYMNET_REGISTER_OP(Concat)
@@ -136,6 +141,7 @@ SYMNET_REGISTER_OP(Concat)
     .add_argument("data", "NDArray-or-Symbol[]", "The arrays to concatenate.")
     .set_attr<FInferShape>("FInferShape", ConcatShape)
     .set_attr<FInferType>("FInferType", ElemwiseType)
+    .set_attr<FLayoutSlots>("FLayoutSlots", ConcatLayout)
     .set_attr<FGradient>("FGradient", ElemwiseGradUseNone("_backward_Concat"))
     .set_attr<FCompute>("FCompute<cpu>", ConcatCompute);
 
@@ -144,6 +150,7 @@ SYMNET_REGISTER_OP(_backward_Concat)
     .set_attr_parser(ParamParser<ConcatParam>)
     .add_arguments(ParamDocs<ConcatParam>())
     .set_attr<TIsBackward>("TIsBackward", true)
+    .set_attr<FLayoutSlots>("FLayoutSlots", ConcatLayout)
     .set_attr<FCompute>("FCompute<cpu>", ConcatGradCompute);
 
 }  // namespace ops

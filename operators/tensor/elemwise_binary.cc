@@ -61,6 +61,7 @@ std::vector<NodeEntry> SubGradient(const NodePtr& n, const std::vector<NodeEntry
       .set_attr<FListInputNames>("FListInputNames", BinaryInputNames)             \
       .set_attr<FInferShape>("FInferShape", ElemwiseShape)                        \
       .set_attr<FInferType>("FInferType", ElemwiseType)                           \
+      .set_attr<FLayoutSlots>("FLayoutSlots", AllSlotsUniform)                    \
       .set_attr<FInplaceOption>("FInplaceOption",                                 \
                                 [](const NodeAttrs&) {                            \
                                   return std::vector<std::pair<int, int>>{{0, 0}, {1, 0}}; \
@@ -93,12 +94,14 @@ SYMNET_REGISTER_OP(_backward_mul)
     .set_num_inputs(3)
     .set_num_outputs(2)
     .set_attr<TIsBackward>("TIsBackward", true)
+    .set_attr<FLayoutSlots>("FLayoutSlots", AllSlotsUniform)
     .set_attr<FCompute>("FCompute<cpu>", MulDivGradCompute<false>);
 
 SYMNET_REGISTER_OP(_backward_div)
     .set_num_inputs(3)
     .set_num_outputs(2)
     .set_attr<TIsBackward>("TIsBackward", true)
+    .set_attr<FLayoutSlots>("FLayoutSlots", AllSlotsUniform)
     .set_attr<FCompute>("FCompute<cpu>", MulDivGradCompute<true>);
 
 }  // namespace ops

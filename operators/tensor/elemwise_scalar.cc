@@ -83,6 +83,7 @@ std::vector<NodeEntry> RDivGrad(const NodePtr& n, const std::vector<NodeEntry>& 
       .add_argument("data", "NDArray-or-Symbol", "The input array.")      \
       .set_attr<FInferShape>("FInferShape", ElemwiseShape)                \
       .set_attr<FInferType>("FInferType", ElemwiseType)                   \
+      .set_attr<FLayoutSlots>("FLayoutSlots", AllSlotsUniform)            \
       .set_attr<FInplaceOption>("FInplaceOption", InplaceIn0Out0)         \
       .set_attr<FGradient>("FGradient", GRAD)                             \
       .set_attr<FCompute>("FCompute<cpu>", ScalarCompute<mathf::FUNCTOR>)
@@ -101,6 +102,7 @@ SYMNET_REGISTER_OP(_backward_rdiv_scalar)
     .set_attr_parser(ParamParser<ScalarParam>)
     .add_arguments(ParamDocs<ScalarParam>())
     .set_attr<TIsBackward>("TIsBackward", true)
+    .set_attr<FLayoutSlots>("FLayoutSlots", AllSlotsUniform)
     .set_attr<FCompute>("FCompute<cpu>", ScalarGradCompute<mathf::rdiv_grad>);
 
 }  // namespace ops

@@ -49,6 +49,7 @@ SYMNET_REGISTER_OP(_copy)
     .add_argument("data", "NDArray-or-Symbol", "The input.")
     .set_attr<FInferShape>("FInferShape", ElemwiseShape)
     .set_attr<FInferType>("FInferType", ElemwiseType)
+    .set_attr<FLayoutSlots>("FLayoutSlots", AllSlotsUniform)
     .set_attr<FInplaceOption>("FInplaceOption", InplaceIn0Out0)
     .set_attr<FGradient>("FGradient", CopyGradient)
     .set_attr<FCompute>("FCompute<cpu>", CopyCompute);
@@ -59,6 +60,7 @@ SYMNET_REGISTER_OP(BlockGrad)
     .add_argument("data", "NDArray-or-Symbol", "The input.")
     .set_attr<FInferShape>("FInferShape", ElemwiseShape)
     .set_attr<FInferType>("FInferType", ElemwiseType)
+    .set_attr<FLayoutSlots>("FLayoutSlots", AllSlotsUniform)
     .set_attr<FInplaceOption>("FInplaceOption", InplaceIn0Out0)
     .set_attr<FGradient>("FGradient", NoInputGradients)
     .set_attr<FCompute>("FCompute<cpu>", CopyCompute);
@@ -68,6 +70,7 @@ SYMNET_REGISTER_OP(zeros_like)
     .add_argument("data", "NDArray-or-Symbol", "The input (only its shape and dtype are used).")
     .set_attr<FInferShape>("FInferShape", ElemwiseShape)
     .set_attr<FInferType>("FInferType", ElemwiseType)
+    .set_attr<FLayoutSlots>("FLayoutSlots", AllSlotsUniform)
     .set_attr<FGradient>("FGradient", NoInputGradients)
     .set_attr<FCompute>("FCompute<cpu>", ZerosCompute);
 
@@ -76,6 +79,7 @@ SYMNET_REGISTER_OP(ones_like)
     .add_argument("data", "NDArray-or-Symbol", "The input (only its shape and dtype are used).")
     .set_attr<FInferShape>("FInferShape", ElemwiseShape)
     .set_attr<FInferType>("FInferType", ElemwiseType)
+    .set_attr<FLayoutSlots>("FLayoutSlots", AllSlotsUniform)
     .set_attr<FGradient>("FGradient", NoInputGradients)
     .set_attr<FCompute>("FCompute<cpu>", OnesCompute);
 
@@ -84,6 +88,7 @@ SYMNET_REGISTER_OP(negative)
     .add_argument("data", "NDArray-or-Symbol", "The input.")
     .set_attr<FInferShape>("FInferShape", ElemwiseShape)
     .set_attr<FInferType>("FInferType", ElemwiseType)
+    .set_attr<FLayoutSlots>("FLayoutSlots", AllSlotsUniform)
     .set_attr<FInplaceOption>("FInplaceOption", InplaceIn0Out0)
     .set_attr<FGradient>("FGradient",
                          [](const NodePtr& n, const std::vector<NodeEntry>& ograds) {

@@ -59,7 +59,10 @@ void InitExecutor(py::module_& m) {
         d["num_entries"] = r.num_entries;
         return d;
       })
-      .def("debug_str", &Executor::DebugString);
+      .def_static("set_channels_last_layouts", &Executor::SetChannelsLastLayouts)
+      .def("debug_str", &Executor::DebugString)
+      .def("set_profiling", &Executor::SetProfiling)
+      .def("op_profile", &Executor::OpProfile);
 }
 
 }  // namespace python

@@ -11,6 +11,7 @@ from . import symbol as sym
 from . import executor
 from . import optimizer
 from . import random
+from . import models
 from . import test_utils
 
 __version__ = "0.1.0"

@@ -64,3 +64,11 @@ class Executor:
 
     def debug_str(self):
         return self.handle.debug_str()
+
+    def set_profiling(self, on=True):
+        """Times every op call (summed per operator) from now on; see op_profile()."""
+        self.handle.set_profiling(bool(on))
+
+    def op_profile(self):
+        """{operator name: (seconds, calls)} since set_profiling(True)."""
+        return self.handle.op_profile()

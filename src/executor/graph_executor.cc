@@ -1,4 +1,7 @@
 /*! \brief Bind (passes + memory plan + pre-resolved op calls), Forward and Backward. */
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
 #include <sstream>
 #include <unordered_map>
 
@@ -7,6 +10,12 @@
 #include "symnet/op_attr_types.h"
 
 namespace symnet {
+
+namespace {
+std::atomic<int>& ChannelsLastSwitch();
+}  // namespace
+
+void Executor::SetChannelsLastLayouts(bool on) { ChannelsLastSwitch() = on ? 1 : 0; }
 
 GradReq GradReqFromString(const std::string& s) {
   if (s == "null") return GradReq::kNull;
@@ -34,6 +43,8 @@ struct Executor::Impl {
   bool head_grads_filled = false;
   std::vector<std::string> output_names;
   std::unique_ptr<IndexedGraph> graph;
+  bool profiling = false;
+  std::map<std::string, std::pair<double, int64_t>> profile;
 
   void Run(size_t begin, size_t end, bool is_train, Device dev) {
     OpContext ctx;
@@ -44,11 +55,17 @@ struct Executor::Impl {
       ctx.temp = c.temp;
       ctx.temp_bytes = c.temp_bytes;
       ctx.state = &c.state;
+      const auto start = profiling ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
       try {
         (*c.fn)(c.node->attrs, ctx, c.in, c.req, c.out);
       } catch (const Error& e) {
         SYMNET_THROW << "error in node '" << c.node->attrs.name << "' (operator "
                      << c.node->op()->name << "): " << e.what();
+      }
+      if (profiling) {
+        auto& p = profile[c.node->op()->name];
+        p.first += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        ++p.second;
       }
     }
   }
@@ -62,6 +79,50 @@ std::string JoinNames(const std::vector<std::string>& v) {
   std::string s;
   for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
   return s;
+}
+
+/*! \brief Layout planning switch: on unless SYMNET_CHANNELS_LAST=0 or turned off at run time. */
+std::atomic<int>& ChannelsLastSwitch() {
+  static std::atomic<int> on{[] {
+    const char* v = std::getenv("SYMNET_CHANNELS_LAST");
+    return v == nullptr || std::string(v) != "0" ? 1 : 0;
+  }()};
+  return on;
+}
+bool ChannelsLastEnabled() { return ChannelsLastSwitch().load() != 0; }
+
+/*!
+ * \brief Shapes and dtypes of every entry: variables from their arrays, head gradients from
+ *  the outputs they belong to; throws naming the nodes left unknown.
+ */
+void InferGraph(const IndexedGraph& g, const std::unordered_map<const Node*, NDArray>& var_arrays,
+                const std::vector<NodePtr>& head_grad_nodes, std::vector<Shape>* shapes,
+                std::vector<DType>* types) {
+  shapes->assign(g.num_entries(), Shape());
+  types->assign(g.num_entries(), DType::kUnknown);
+  for (const auto& kv : var_arrays) {
+    if (!g.has_node(kv.first)) continue;
+    const uint32_t e = g.entry_id(g.node_id(kv.first), 0);
+    (*shapes)[e] = kv.second.shape();
+    (*types)[e] = kv.second.dtype();
+  }
+  InferShapes(g, shapes);
+  InferTypes(g, types);
+  for (size_t i = 0; i < head_grad_nodes.size(); ++i) {
+    if (!g.has_node(head_grad_nodes[i].get())) continue;
+    const uint32_t e = g.entry_id(g.node_id(head_grad_nodes[i].get()), 0);
+    (*shapes)[e] = (*shapes)[g.entry_id(g.outputs()[i])];
+    (*types)[e] = (*types)[g.entry_id(g.outputs()[i])];
+  }
+  if (InferShapes(g, shapes) == 0 && InferTypes(g, types) == 0) return;
+  std::string unknown;
+  for (uint32_t nid = 0; nid < g.num_nodes(); ++nid)
+    for (uint32_t i = 0; i < g.node(nid).num_outputs(); ++i) {
+      const uint32_t e = g.entry_id(nid, i);
+      if (!(*shapes)[e].is_known() || (*types)[e] == DType::kUnknown)
+        unknown += (unknown.empty() ? "" : ", ") + g.node(nid).attrs.name;
+    }
+  SYMNET_THROW << "bind: cannot infer the shape or dtype of: " << unknown;
 }
 
 }  // namespace
@@ -103,14 +164,17 @@ std::unique_ptr<Executor> Executor::Bind(const Symbol& symbol, Device dev,
     }
   }
 
-  // 1. the whole graph: forward heads, then gradients of the arguments that need them
-  std::vector<NodeEntry> heads = symbol.outputs;
+  // 1. the whole graph: forward heads, then gradients of the arguments that need them. The
+  //    executor works on its own copy of the graph because the layout plan rewrites it.
+  const Symbol gsym = symbol.Copy();
+  const std::vector<NodePtr> g_args = gsym.ArgumentNodes(), g_aux = gsym.AuxiliaryNodes();
+  std::vector<NodeEntry> heads = gsym.outputs;
   const size_t num_outputs = heads.size();
   std::vector<NodePtr> xs;
   std::vector<size_t> x_arg_index;
-  for (size_t i = 0; i < arg_nodes.size(); ++i)
+  for (size_t i = 0; i < g_args.size(); ++i)
     if (grad_reqs[i] != GradReq::kNull) {
-      xs.push_back(arg_nodes[i]);
+      xs.push_back(g_args[i]);
       x_arg_index.push_back(i);
     }
   std::vector<NodePtr> head_grad_nodes;
@@ -124,40 +188,29 @@ std::unique_ptr<Executor> Executor::Bind(const Symbol& symbol, Device dev,
     grad_entries = Gradient(heads, xs, ys_grads);
     heads.insert(heads.end(), grad_entries.begin(), grad_entries.end());
   }
-  IndexedGraph g(heads);
-  size_t num_forward_nodes = 0;
-  DFSVisit(symbol.outputs, [&](const NodePtr&) { ++num_forward_nodes; });
-
-  // 2. shapes and dtypes: from the arrays, then the head gradients from the forward outputs
-  std::vector<Shape> shapes(g.num_entries());
-  std::vector<DType> types(g.num_entries(), DType::kUnknown);
   std::unordered_map<const Node*, NDArray> var_arrays;
-  for (size_t i = 0; i < arg_nodes.size(); ++i) var_arrays[arg_nodes[i].get()] = args[i];
-  for (size_t i = 0; i < aux_nodes.size(); ++i) var_arrays[aux_nodes[i].get()] = aux_states[i];
-  for (const auto& kv : var_arrays) {
-    if (!g.has_node(kv.first)) continue;
-    const uint32_t e = g.entry_id(g.node_id(kv.first), 0);
-    shapes[e] = kv.second.shape();
-    types[e] = kv.second.dtype();
+  for (size_t i = 0; i < g_args.size(); ++i) var_arrays[g_args[i].get()] = args[i];
+  for (size_t i = 0; i < g_aux.size(); ++i) var_arrays[g_aux[i].get()] = aux_states[i];
+
+  // 2. shapes and dtypes (from the arrays, head gradients from the outputs), then the layout
+  //    plan; conversions it inserts change the graph, so it is analysed once more
+  std::unique_ptr<IndexedGraph> gp;
+  std::vector<Shape> shapes;
+  std::vector<DType> types;
+  std::vector<Layout> layouts;
+  for (int round = 0; round < 2; ++round) {
+    gp = std::make_unique<IndexedGraph>(heads);
+    InferGraph(*gp, var_arrays, head_grad_nodes, &shapes, &types);
+    std::vector<bool> pinned(gp->num_entries(), false);
+    for (uint32_t nid : gp->input_nodes()) pinned[gp->entry_id(nid, 0)] = true;
+    for (size_t i = 0; i < gp->outputs().size(); ++i) pinned[gp->entry_id(gp->outputs()[i])] = true;
+    layouts = PlanLayout(*gp, shapes, types, pinned);
+    if (!ChannelsLastEnabled()) layouts.assign(layouts.size(), Layout::kDefault);
+    if (round == 0 && InsertLayoutConversions(*gp, layouts) == 0) break;
   }
-  InferShapes(g, &shapes);
-  InferTypes(g, &types);
-  for (size_t i = 0; i < head_grad_nodes.size(); ++i) {
-    if (!g.has_node(head_grad_nodes[i].get())) continue;
-    const uint32_t e = g.entry_id(g.node_id(head_grad_nodes[i].get()), 0);
-    shapes[e] = shapes[g.entry_id(g.outputs()[i])];
-    types[e] = types[g.entry_id(g.outputs()[i])];
-  }
-  std::string unknown;
-  if (InferShapes(g, &shapes) != 0 || InferTypes(g, &types) != 0) {
-    for (uint32_t nid = 0; nid < g.num_nodes(); ++nid)
-      for (uint32_t i = 0; i < g.node(nid).num_outputs(); ++i) {
-        const uint32_t e = g.entry_id(nid, i);
-        if (!shapes[e].is_known() || types[e] == DType::kUnknown)
-          unknown += (unknown.empty() ? "" : ", ") + g.node(nid).attrs.name;
-      }
-    SYMNET_THROW << "bind: cannot infer the shape or dtype of: " << unknown;
-  }
+  const IndexedGraph& g = *gp;
+  size_t num_forward_nodes = 0;
+  DFSVisit(gsym.outputs, [&](const NodePtr&) { ++num_forward_nodes; });
 
   // 3. memory: which entries own memory, which must outlive the graph, then the plan
   std::vector<bool> external(g.num_entries(), false), keep_alive(g.num_entries(), false);
@@ -185,6 +238,7 @@ std::unique_ptr<Executor> Executor::Bind(const Symbol& symbol, Device dev,
       if (plan.entry_offset[e] != MemoryPlan::kExternal) {
         blobs[e] = TBlob(static_cast<char*>(impl.arena->ptr()) + plan.entry_offset[e], shapes[e],
                          types[e], dev);
+        blobs[e].layout_ = layouts[e];
       }
     }
   }
@@ -237,7 +291,7 @@ std::unique_ptr<Executor> Executor::Bind(const Symbol& symbol, Device dev,
     impl.output_names.push_back(OutputName(symbol.outputs[i]));
   }
   // the calls point at nodes (gradient nodes included) that the indexed graph owns
-  impl.graph = std::make_unique<IndexedGraph>(std::move(g));
+  impl.graph = std::move(gp);
   return exe;
 }
 
@@ -306,6 +360,13 @@ void Executor::Backward(const std::vector<NDArray>& head_grads) {
   impl.Run(impl.num_forward_calls, impl.calls.size(), true, dev_);
 }
 
+void Executor::SetProfiling(bool on) {
+  impl_->profiling = on;
+  impl_->profile.clear();
+}
+
+std::map<std::string, std::pair<double, int64_t>> Executor::OpProfile() const { return impl_->profile; }
+
 std::string Executor::DebugString() const {
   std::ostringstream os;
   const char* arena = static_cast<const char*>(impl_->arena->ptr());
@@ -317,6 +378,7 @@ std::string Executor::DebugString() const {
       const char* p = static_cast<const char*>(c.out[k].dptr_);
       os << " " << c.out[k].shape_ << ":" << c.out[k].dtype_;
       if (p >= arena && p < arena + report_.arena_bytes) os << "@" << (p - arena);
+      if (c.out[k].channels_last()) os << "(NHWC)";
       if (c.req[k] == kWriteInplace) os << "(inplace)";
       if (c.req[k] == kAddTo) os << "(add)";
     }

@@ -1,0 +1,143 @@
+/*!
+ * \brief PlanLayout: chooses channels-last storage for activations in regions made of ops that
+ *  declare FLayoutSlots, so consecutive oneDNN convolutions, BatchNorms, poolings and
+ *  element-wise ops exchange NHWC data without reorders (DESIGN.md §3 "PlanLayout").
+ *
+ *  Slots an op groups together are joined (union-find); a joined set becomes channels-last when
+ *  some op prefers it and none of its entries is pinned to the default layout (arguments,
+ *  graph outputs, gradient arrays). Entries without spatial extent (or not 4-D/5-D) stay in the
+ *  default layout, whose bytes are the same.
+ */
+#include <numeric>
+
+#include "symnet/pass.h"
+
+namespace symnet {
+
+namespace {
+
+struct UnionFind {
+  std::vector<uint32_t> parent;
+  explicit UnionFind(size_t n) : parent(n) { std::iota(parent.begin(), parent.end(), 0u); }
+  uint32_t Find(uint32_t x) {
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+  }
+  void Union(uint32_t a, uint32_t b) { parent[Find(a)] = Find(b); }
+};
+
+// float64 runs through reference loops written for the default layout (it serves gradient
+// checks, not speed), so only the types with oneDNN kernels (or staging into them) go NHWC
+bool CanBeChannelsLast(const Shape& s, DType t) {
+  return s.is_known() && (s.ndim() == 4 || s.ndim() == 5) && s.ProdRange(2, s.ndim()) > 1 &&
+         (t == DType::kFloat32 || t == DType::kBFloat16 || t == DType::kFloat16);
+}
+
+/*! \brief Entry ids of the slots of node `nid` that its FLayoutSlots groups (per group). */
+std::vector<std::vector<uint32_t>> SlotGroups(const IndexedGraph& g, uint32_t nid, bool* prefer) {
+  std::vector<std::vector<uint32_t>> out;
+  const Node& n = g.node(nid);
+  *prefer = false;
+  if (n.is_variable()) return out;
+  const auto* f = n.op()->attr<FLayoutSlots>("FLayoutSlots");
+  if (!f) return out;
+  const LayoutSlots slots = (*f)(n.attrs);
+  *prefer = slots.prefer;
+  for (const auto& group : slots.groups) {
+    out.emplace_back();
+    for (const auto& slot : group) {
+      const uint32_t e = slot.first ? g.entry_id(nid, slot.second)
+                                    : g.entry_id(g[nid].inputs.at(slot.second));
+      out.back().push_back(e);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<Layout> PlanLayout(const IndexedGraph& g, const std::vector<Shape>& shapes,
+                               const std::vector<DType>& types, const std::vector<bool>& pinned) {
+  const size_t num_entries = g.num_entries();
+  UnionFind uf(num_entries);
+  std::vector<bool> preferred(num_entries, false);
+  for (uint32_t nid = 0; nid < g.num_nodes(); ++nid) {
+    bool prefer = false;
+    for (const auto& group : SlotGroups(g, nid, &prefer)) {
+      for (size_t i = 1; i < group.size(); ++i) uf.Union(group[i], group[0]);
+      if (prefer)
+        for (uint32_t e : group) preferred[e] = true;
+    }
+  }
+  std::vector<bool> root_pinned(num_entries, false), root_preferred(num_entries, false);
+  for (uint32_t e = 0; e < num_entries; ++e) {
+    const uint32_t r = uf.Find(e);
+    // a float64 member pins its region too: its ops would see mixed layouts otherwise
+    if (pinned[e] || types[e] == DType::kFloat64) root_pinned[r] = true;
+    if (preferred[e]) root_preferred[r] = true;
+  }
+  std::vector<Layout> layout(num_entries, Layout::kDefault);
+  for (uint32_t e = 0; e < num_entries; ++e) {
+    const uint32_t r = uf.Find(e);
+    if (root_preferred[r] && !root_pinned[r] && CanBeChannelsLast(shapes[e], types[e]))
+      layout[e] = Layout::kChannelsLast;
+  }
+  return layout;
+}
+
+namespace {
+/*! \brief Which input and output slots of node `nid` its FLayoutSlots cover. */
+void CoveredSlots(const IndexedGraph& g, uint32_t nid, std::vector<bool>* in, std::vector<bool>* out) {
+  const Node& n = g.node(nid);
+  in->assign(g[nid].inputs.size(), false);
+  out->assign(n.num_outputs(), false);
+  const auto* f = n.op()->attr<FLayoutSlots>("FLayoutSlots");
+  if (!f) return;
+  for (const auto& group : (*f)(n.attrs).groups)
+    for (const auto& slot : group) (slot.first ? *out : *in)[slot.second] = true;
+}
+}  // namespace
+
+size_t InsertLayoutConversions(const IndexedGraph& g, const std::vector<Layout>& layout) {
+  const Op* convert = Op::Get("_convert_layout");
+  auto make = [&](const NodeEntry& src, const char* suffix) {
+    return NodeEntry{CreateOpNode(convert, src.node->attrs.name + suffix, {}, {src}), 0, 0};
+  };
+  size_t count = 0;
+  std::vector<bool> in_cov, out_cov;
+  // 1. an op that cannot write channels-last writes the default layout; a copy feeds the region
+  std::vector<NodeEntry> to_region(g.num_entries());
+  for (uint32_t nid = 0; nid < g.num_nodes(); ++nid) {
+    if (g.node(nid).is_variable()) continue;
+    CoveredSlots(g, nid, &in_cov, &out_cov);
+    for (uint32_t i = 0; i < out_cov.size(); ++i) {
+      const uint32_t e = g.entry_id(nid, i);
+      if (layout[e] != Layout::kChannelsLast || out_cov[i]) continue;
+      to_region[e] = make(NodeEntry{g[nid].node, i, 0}, "_to_channels_last");
+      ++count;
+    }
+  }
+  // 2. each input reads the layout its slot accepts
+  std::vector<NodeEntry> to_default(g.num_entries());
+  for (uint32_t nid = 0; nid < g.num_nodes(); ++nid) {
+    const auto& info = g[nid];
+    if (info.node->is_variable()) continue;
+    CoveredSlots(g, nid, &in_cov, &out_cov);
+    for (size_t i = 0; i < info.inputs.size(); ++i) {
+      const uint32_t e = g.entry_id(info.inputs[i]);
+      if (layout[e] != Layout::kChannelsLast) continue;
+      if (to_region[e].node) {  // the entry itself is in the default layout now
+        if (in_cov[i]) info.node->inputs[i] = to_region[e];
+      } else if (!in_cov[i]) {
+        if (!to_default[e].node) {
+          to_default[e] = make(info.node->inputs[i], "_to_default_layout");
+          ++count;
+        }
+        info.node->inputs[i] = to_default[e];
+      }
+    }
+  }
+  return count;
+}
+
+}  // namespace symnet

@@ -1,0 +1,75 @@
+"""The layout plan: channels-last regions give the same numbers as the default layout, keep
+arguments/outputs in the default layout, and convert where a region meets other ops."""
+import numpy as np
+import pytest
+
+import symnet as mx
+from symnet.test_utils import assert_almost_equal
+
+
+def run(net, shapes, dtype, channels_last, seed=0):
+    mx._core.Executor.set_channels_last_layouts(channels_last)
+    try:
+        exe = net.simple_bind(mx.cpu(), type_dict={"data": dtype}, **shapes)
+    finally:
+        mx._core.Executor.set_channels_last_layouts(True)
+    rng = np.random.RandomState(seed)
+    for k, v in exe.arg_dict.items():
+        v[:] = rng.normal(0, 0.3, v.shape)
+    if "softmax_label" in exe.arg_dict:
+        exe.arg_dict["softmax_label"][:] = rng.randint(0, 10, exe.arg_dict["softmax_label"].shape)
+    outs = [o.asnumpy().astype(np.float64) for o in exe.forward(is_train=True)]
+    exe.backward()
+    grads = {k: v.asnumpy().astype(np.float64) for k, v in exe.grad_dict.items()}
+    aux = {k: v.asnumpy() for k, v in exe.aux_dict.items()}
+    return exe, outs, grads, aux
+
+
+def small_cnn():
+    x = mx.sym.var("data")
+    c1 = mx.sym.Convolution(x, kernel=(3, 3), num_filter=8, pad=(1, 1), name="c1")
+    b1 = mx.sym.BatchNorm(c1, fix_gamma=False, name="b1")
+    a1 = mx.sym.LeakyReLU(b1, act_type="leaky", slope=0.1)
+    p1 = mx.sym.Pooling(a1, kernel=(2, 2), stride=(2, 2), pool_type="max")
+    c2 = mx.sym.Convolution(p1, kernel=(3, 3), num_filter=8, pad=(1, 1), name="c2")
+    c3 = mx.sym.Convolution(p1, kernel=(1, 1), num_filter=4, name="c3")
+    cat = mx.sym.Concat(mx.sym.Activation(c2, act_type="relu"), c3, dim=1)
+    d = mx.sym.Dropout(cat, p=0.0)
+    s = mx.sym.sum(d, axis=(2, 3))  # a reduction over logical axes: needs the default layout
+    fc = mx.sym.FullyConnected(mx.sym.Flatten(d), num_hidden=10, name="fc") + mx.sym.FullyConnected(s, num_hidden=10, name="fc2")
+    return mx.sym.SoftmaxOutput(fc, name="softmax")
+
+
+@pytest.mark.parametrize("dtype,rtol", [("float32", 1e-4), ("float16", 2e-2)])
+def test_channels_last_matches_default_layout(dtype, rtol):
+    net = small_cnn()
+    shapes = {"data": (4, 3, 12, 12)}
+    exe, o1, g1, a1 = run(net, shapes, dtype, True)
+    _, o2, g2, a2 = run(net, shapes, dtype, False)
+    dbg = exe.debug_str()
+    assert "(NHWC)" in dbg and "_convert_layout" in dbg
+    for a, b in zip(o1, o2):
+        assert_almost_equal(a, b, rtol=rtol, atol=rtol * np.abs(b).max())
+    for k in g2:
+        # biases right before a BatchNorm have mathematically zero gradients: absolute noise
+        assert_almost_equal(g1[k], g2[k], rtol=rtol, atol=rtol * max(np.abs(g2[k]).max(), 1.0),
+                            names=("NHWC grad of " + k, "NCHW"))
+    for k in a2:
+        assert_almost_equal(a1[k], a2[k], rtol=rtol, atol=rtol)
+
+
+def test_outputs_and_arguments_stay_in_default_layout():
+    x = mx.sym.var("data")
+    c = mx.sym.Convolution(x, kernel=(3, 3), num_filter=4, pad=(1, 1), name="c")
+    r = mx.sym.Activation(c, act_type="relu", name="r")
+    net = mx.sym.Group([r, mx.sym.Convolution(r, kernel=(1, 1), num_filter=2, name="c2")])
+    exe = net.simple_bind(mx.cpu(), data=(2, 3, 6, 6))
+    rng = np.random.RandomState(1)
+    for k, v in exe.arg_dict.items():
+        v[:] = rng.normal(size=v.shape)
+    out = exe.forward()[0].asnumpy()
+    # the relu output is a graph output, so its region is pinned to NCHW: compare with numpy
+    w, b, xv = exe.arg_dict["c_weight"].asnumpy(), exe.arg_dict["c_bias"].asnumpy(), exe.arg_dict["data"].asnumpy()
+    from test_operator_nn import np_conv
+    ref = np.maximum(np_conv(xv, w, b, (1, 1), (1, 1), (1, 1), 1), 0)
+    assert_almost_equal(out, ref, rtol=1e-4, atol=1e-4)
