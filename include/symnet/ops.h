@@ -13,15 +13,17 @@
 namespace symnet {
 namespace op {
 
+// The helpers set only parameters that differ from their defaults, as Python scripts do, so
+// that symbols built in C++ and in Python serialise to the same JSON.
+
 /*! \brief Y = X W^T + b; weight and bias variables are created as <name>_weight, <name>_bias. */
 inline Symbol FullyConnected(const Symbol& data, int num_hidden, const std::string& name = "",
                              bool no_bias = false, bool flatten = true) {
-  return Operator("FullyConnected")
-      .SetParam("num_hidden", num_hidden)
-      .SetParam("no_bias", no_bias)
-      .SetParam("flatten", flatten)
-      .SetInput("data", data)
-      .CreateSymbol(name);
+  Operator o("FullyConnected");
+  o.SetParam("num_hidden", num_hidden);
+  if (no_bias) o.SetParam("no_bias", true);
+  if (!flatten) o.SetParam("flatten", false);
+  return o.SetInput("data", data).CreateSymbol(name);
 }
 /*! \brief act_type: relu, sigmoid, tanh, softrelu, softsign. */
 inline Symbol Activation(const Symbol& data, const std::string& act_type, const std::string& name = "") {
@@ -32,7 +34,9 @@ inline Symbol SoftmaxOutput(const Symbol& data, const std::string& name = "",
                             const Symbol* label = nullptr, double grad_scale = 1.0,
                             const std::string& normalization = "null") {
   Operator o("SoftmaxOutput");
-  o.SetParam("grad_scale", grad_scale).SetParam("normalization", normalization).SetInput("data", data);
+  if (grad_scale != 1.0) o.SetParam("grad_scale", grad_scale);
+  if (normalization != "null") o.SetParam("normalization", normalization);
+  o.SetInput("data", data);
   if (label) o.SetInput("label", *label);
   return o.CreateSymbol(name);
 }
@@ -53,23 +57,29 @@ inline Symbol Cast(const Symbol& data, DType dtype, const std::string& name = ""
   return Operator("Cast").SetParam("dtype", dtype).SetInput("data", data).CreateSymbol(name);
 }
 inline Symbol softmax(const Symbol& data, int axis = -1, const std::string& name = "") {
-  return Operator("softmax").SetParam("axis", axis).SetInput("data", data).CreateSymbol(name);
+  Operator o("softmax");
+  if (axis != -1) o.SetParam("axis", axis);
+  return o.SetInput("data", data).CreateSymbol(name);
 }
 inline Symbol log_softmax(const Symbol& data, int axis = -1, const std::string& name = "") {
-  return Operator("log_softmax").SetParam("axis", axis).SetInput("data", data).CreateSymbol(name);
+  Operator o("log_softmax");
+  if (axis != -1) o.SetParam("axis", axis);
+  return o.SetInput("data", data).CreateSymbol(name);
 }
 /*! \brief Sum over `axis` (an unknown Shape() means all axes). */
 inline Symbol sum(const Symbol& data, const Shape& axis = Shape(), bool keepdims = false,
                   const std::string& name = "") {
   Operator o("sum");
   if (axis.ndim_known()) o.SetParam("axis", axis);
-  return o.SetParam("keepdims", keepdims).SetInput("data", data).CreateSymbol(name);
+  if (keepdims) o.SetParam("keepdims", true);
+  return o.SetInput("data", data).CreateSymbol(name);
 }
 inline Symbol mean(const Symbol& data, const Shape& axis = Shape(), bool keepdims = false,
                    const std::string& name = "") {
   Operator o("mean");
   if (axis.ndim_known()) o.SetParam("axis", axis);
-  return o.SetParam("keepdims", keepdims).SetInput("data", data).CreateSymbol(name);
+  if (keepdims) o.SetParam("keepdims", true);
+  return o.SetInput("data", data).CreateSymbol(name);
 }
 inline Symbol BlockGrad(const Symbol& data, const std::string& name = "") {
   return Operator("BlockGrad").SetInput("data", data).CreateSymbol(name);

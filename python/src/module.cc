@@ -63,6 +63,18 @@ void InitRegistry(py::module_& m) {
     const bool ok = cuda::SelfTest(dev, &why);
     return py::make_tuple(ok, why);
   });
+  m.def("resnet_cpp", [](int layers, const std::string& version, int classes, const py::object& shape,
+                         double mom, bool zero_gamma) {
+    models::ResNetOptions o;
+    o.num_layers = layers;
+    o.version = version;
+    o.num_classes = classes;
+    o.image_shape = ShapeFromPy(shape);
+    o.bn_momentum = mom;
+    o.zero_init_last_gamma = zero_gamma;
+    return models::ResNet(o);
+  });
+  m.def("cifar_resnet_cpp", &models::CifarResNet);
   m.def("random_seed", [](uint64_t seed) { SeedRandom(seed); });
   m.def("name_reset", &NameManager::Reset);
   m.def("name_get", &NameManager::Get);
