@@ -26,10 +26,15 @@ def main():
     p.add_argument("--steps", type=int, default=5)
     p.add_argument("--warmup", type=int, default=2)
     p.add_argument("--no-profile", action="store_true")
+    p.add_argument("--export-symbol", help="also write the symbol JSON here (for the MXNet anchor)")
     args = p.parse_args()
 
     shape = (3, args.image_size, args.image_size)
     net = mx.models.resnet(args.num_layers, args.version, 1000, shape)
+    if args.export_symbol:
+        net.save(args.export_symbol)
+        if args.steps == 0:
+            return
     bs = args.batch_size
     t0 = time.time()
     exe = net.simple_bind(mx.cpu(), grad_req={n: "write" for n in net.list_arguments()

@@ -16,10 +16,12 @@ enum OpReqType { kNullOp = 0, kWriteTo = 1, kWriteInplace = 2, kAddTo = 3 };
 
 /*!
  * \brief Physical order of a 4-D/5-D activation's elements. The shape is always logical (N, C,
- *  H, W); kChannelsLast stores it as (N, H, W, C). Only ops that declare layout support ever see
- *  kChannelsLast; the executor converts at the boundaries of such regions.
+ *  H, W); kChannelsLast stores it as (N, H, W, C) and kBlocked16 as oneDNN's nChw16c: (N, C/16,
+ *  H, W, 16), channels in blocks of 16 (C must be a multiple of 16). Only ops that declare
+ *  layout support (FLayoutSlots) ever see the non-default layouts; the executor converts at the
+ *  boundaries of such regions.
  */
-enum class Layout : uint8_t { kDefault = 0, kChannelsLast = 1 };
+enum class Layout : uint8_t { kDefault = 0, kChannelsLast = 1, kBlocked16 = 2 };
 
 /*! \brief A dense, contiguous view of memory owned elsewhere (row-major unless layout_ says). */
 struct TBlob {
@@ -46,6 +48,7 @@ struct TBlob {
     return TBlob(dptr_, s, dtype_, dev_);
   }
   bool channels_last() const { return layout_ == Layout::kChannelsLast; }
+  bool blocked16() const { return layout_ == Layout::kBlocked16; }
 };
 
 }  // namespace symnet

@@ -83,7 +83,7 @@ DnnlBatchNormBackward::DnnlBatchNormBackward(const BatchNormConfig& cfg)
 
 void DnnlBatchNormBackward::Run(const void* dy, const void* x, const float* gamma,
                                 const float* mean, const float* var, void* dx, float* dgamma,
-                                float* dbeta) {
+                                float* dbeta, OpReqType req_gamma, OpReqType req_beta) {
   const md data = DataDesc(cfg_), ch = ChannelDesc(cfg_);
   std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, Mem(data, x)},
                                              {DNNL_ARG_DIFF_DST, Mem(data, dy)},
@@ -97,8 +97,11 @@ void DnnlBatchNormBackward::Run(const void* dy, const void* x, const float* gamm
   for (int64_t i = 0; i < n; ++i) scale_shift_[i] = cfg_.use_scale ? gamma[i] : 1.0f;
   prim_.execute(Stream(), args);
   Stream().wait();
-  std::copy(diff_scale_shift_.begin(), diff_scale_shift_.begin() + n, dgamma);
-  std::copy(diff_scale_shift_.begin() + n, diff_scale_shift_.end(), dbeta);
+  auto put = [](float* dst, const float* src, int64_t len, OpReqType req) {
+    for (int64_t i = 0; i < len && req != kNullOp; ++i) dst[i] = req == kAddTo ? dst[i] + src[i] : src[i];
+  };
+  put(dgamma, diff_scale_shift_.data(), n, req_gamma);
+  put(dbeta, diff_scale_shift_.data() + n, n, req_beta);
 }
 
 }  // namespace dnnl_util

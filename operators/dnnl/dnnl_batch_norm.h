@@ -43,9 +43,12 @@ class DnnlBatchNormForward {
 class DnnlBatchNormBackward {
  public:
   explicit DnnlBatchNormBackward(const BatchNormConfig& cfg);
-  /*! \brief dx (written), dgamma and dbeta (written, float32) from dy, x and the statistics. */
+  /*!
+   * \brief dx (written) from dy, x and the statistics; dgamma and dbeta (float32) are written,
+   *  added or skipped according to their requests.
+   */
   void Run(const void* dy, const void* x, const float* gamma, const float* mean, const float* var,
-           void* dx, float* dgamma, float* dbeta);
+           void* dx, float* dgamma, float* dbeta, OpReqType req_gamma, OpReqType req_beta);
   const BatchNormConfig& config() const { return cfg_; }
 
  private:

@@ -42,13 +42,18 @@ ConvDescs MakeDescs(const ConvConfig& c) {
   d.dst = md(dst, dt, ActivationTag(g.nsp(), c.dst_layout));
   d.weights = md(w, dt, WeightTag(g.nsp(), g.groups > 1));
   d.bias = md({g.o}, dt, tag::x);
-  // With a channels-last side, the primitive works channels-last on both sides (oneDNN's nhwc
-  // kernels are as fast as its blocked ones; mixing nchw and nhwc falls back to a slow
-  // reference kernel) and a channels-first side is reordered. Otherwise it picks its format.
+  // The primitive's activation formats: a side stored blocked (nChw16c) is taken as it is and a
+  // default side lets the primitive choose (the stem's 3 input channels stay nchw). With a
+  // channels-last side both sides are nhwc: oneDNN 2.6 has no fast kernel mixing nhwc with
+  // other formats, and a default side is reordered.
   const bool nhwc = c.src_layout == Layout::kChannelsLast || c.dst_layout == Layout::kChannelsLast;
-  const tag prim_tag = ActivationTag(g.nsp(), Layout::kChannelsLast);
-  d.src_any = md(src, dt, nhwc ? prim_tag : tag::any);
-  d.dst_any = md(dst, dt, nhwc ? prim_tag : tag::any);
+  auto prim = [&](const dims& shape, Layout l) {
+    if (nhwc) return md(shape, dt, ActivationTag(g.nsp(), Layout::kChannelsLast));
+    if (l == Layout::kBlocked16) return md(shape, dt, ActivationTag(g.nsp(), l));
+    return md(shape, dt, tag::any);
+  };
+  d.src_any = prim(src, c.src_layout);
+  d.dst_any = prim(dst, c.dst_layout);
   d.weights_any = md(w, dt, tag::any);
   d.bias_any = d.bias;
   return d;

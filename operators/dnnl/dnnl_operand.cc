@@ -58,12 +58,12 @@ void DnnlOperand::Commit(void* user_ptr, OpReqType req) {
 
 dnnl::memory::format_tag ActivationTag(int nsp, Layout layout) {
   using tag = dnnl::memory::format_tag;
-  const bool last = layout == Layout::kChannelsLast;
+  const bool last = layout == Layout::kChannelsLast, blocked = layout == Layout::kBlocked16;
   switch (nsp) {
     case 0: return tag::nc;
-    case 1: return last ? tag::nwc : tag::ncw;
-    case 2: return last ? tag::nhwc : tag::nchw;
-    case 3: return last ? tag::ndhwc : tag::ncdhw;
+    case 1: return blocked ? tag::nCw16c : (last ? tag::nwc : tag::ncw);
+    case 2: return blocked ? tag::nChw16c : (last ? tag::nhwc : tag::nchw);
+    case 3: return blocked ? tag::nCdhw16c : (last ? tag::ndhwc : tag::ncdhw);
     default: SYMNET_THROW << "oneDNN activations have 0 to 3 spatial dims, not " << nsp;
   }
 }

@@ -12,6 +12,7 @@
 #include "../kernel_launch.h"
 #include "../operator_common.h"
 #include "../stage_f32.h"
+#include "symnet/storage.h"
 
 namespace symnet {
 namespace ops {
@@ -177,10 +178,32 @@ void BackwardRef(const BatchNormParam& p, bool batch_stats, const TBlob& dyb, co
 
 struct BNForwardState : public OpState {
   std::unique_ptr<dnnl_util::DnnlBatchNormForward> bn;
+  StoragePtr scratch;
 };
 struct BNBackwardState : public OpState {
   std::unique_ptr<dnnl_util::DnnlBatchNormBackward> bn;
+  StoragePtr scratch;
 };
+
+/*!
+ * \brief Where oneDNN should write an output: the output itself, or (to accumulate into it or to
+ *  drop it) a scratch buffer kept in the state.
+ */
+void* ScratchFor(StoragePtr* scratch, const TBlob& out, OpReqType req) {
+  if (req == kWriteTo || req == kWriteInplace) return out.dptr_;
+  if (!*scratch || (*scratch)->bytes() < out.Bytes()) *scratch = AllocStorage(out.Bytes(), Device::CPU());
+  return (*scratch)->ptr();
+}
+
+/*! \brief Adds a scratch result into the output for kAddTo (same layout, so element order). */
+void AddScratch(const void* result, const TBlob& out, OpReqType req) {
+  if (req != kAddTo) return;
+  SYMNET_FLOAT_TYPE_SWITCH(out.dtype_, T, {
+    const T* r = static_cast<const T*>(result);
+    T* o = out.dptr<T>();
+    for (int64_t i = 0; i < out.Size(); ++i) AssignReq<kAddTo>(&o[i], static_cast<AccType<T>>(r[i]));
+  });
+}
 
 dnnl_util::BatchNormConfig MakeConfig(const BatchNormParam& p, const TBlob& x, bool global) {
   dnnl_util::BatchNormConfig c;
@@ -203,7 +226,7 @@ void BNForward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<T
     std::memcpy(out[1].dptr_, in[kMovingMean].dptr_, cbytes);
     std::memcpy(out[2].dptr_, in[kMovingVar].dptr_, cbytes);
   }
-  if (dnnl_util::BatchNormSupported(x.shape_, x.dtype_, p.axis) && req[0] != kAddTo) {
+  if (dnnl_util::BatchNormSupported(x.shape_, x.dtype_, p.axis)) {
     const auto cfg = MakeConfig(p, x, !batch_stats);
     auto& st = ctx.GetState<BNForwardState>(
         [&] {
@@ -212,8 +235,10 @@ void BNForward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<T
           return s;
         },
         [&](const BNForwardState& s) { return s.bn->config() == cfg; });
+    void* y = ScratchFor(&st.scratch, out[0], req[0]);
     st.bn->Run(x.dptr_, in[kGamma].dptr<float>(), in[kBeta].dptr<float>(), out[1].dptr<float>(),
-               out[2].dptr<float>(), out[0].dptr_);
+               out[2].dptr<float>(), y);
+    AddScratch(y, out[0], req[0]);
   } else if (x.dtype_ != DType::kFloat64 && x.dtype_ != DType::kFloat32) {
     return StagedF32Compute(BNForward, attrs, ctx, in, req, out);
   } else {
@@ -243,9 +268,7 @@ void BNBackward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<
   const BatchNormParam& p = Param<BatchNormParam>(attrs);
   const TBlob &dy = in[0], &x = in[1];
   const bool batch_stats = !p.use_global_stats;
-  bool writes_only = true;
-  for (OpReqType r : req) writes_only = writes_only && r != kAddTo && r != kNullOp;
-  if (dnnl_util::BatchNormSupported(x.shape_, x.dtype_, p.axis) && writes_only) {
+  if (dnnl_util::BatchNormSupported(x.shape_, x.dtype_, p.axis)) {
     const auto cfg = MakeConfig(p, x, !batch_stats);
     auto& st = ctx.GetState<BNBackwardState>(
         [&] {
@@ -254,9 +277,12 @@ void BNBackward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<
           return s;
         },
         [&](const BNBackwardState& s) { return s.bn->config() == cfg; });
+    void* dx = ScratchFor(&st.scratch, out[0], req[0]);
     st.bn->Run(dy.dptr_, x.dptr_, in[2].dptr<float>(), in[3].dptr<float>(), in[4].dptr<float>(),
-               out[0].dptr_, out[1].dptr<float>(), out[2].dptr<float>());
-    if (p.fix_gamma) std::memset(out[1].dptr_, 0, out[1].Bytes());
+               dx, out[1].dptr<float>(), out[2].dptr<float>(), p.fix_gamma ? kNullOp : req[1], req[2]);
+    AddScratch(dx, out[0], req[0]);
+    if (p.fix_gamma && (req[1] == kWriteTo || req[1] == kWriteInplace))
+      std::memset(out[1].dptr_, 0, out[1].Bytes());
   } else if (x.dtype_ != DType::kFloat64 && x.dtype_ != DType::kFloat32) {
     StagedF32Compute(BNBackward, attrs, ctx, in, req, out);
   } else {

@@ -63,18 +63,24 @@ inline A ActGrad(int type, A x, A a) {
   }
 }
 
-/*! \brief Channel of flat index i (prelu): axis 1 of the logical shape, either layout. */
+/*! \brief Channel of flat index i (prelu): axis 1 of the logical shape, in any layout. */
 struct ChannelOf {
   int64_t c, inner;  // inner: elements per channel run (1 for channels-last)
   bool shared;       // gamma has one element
-  int64_t operator()(int64_t i) const { return shared ? 0 : (i / inner) % c; }
+  int64_t spatial = 0;  // > 0 for nChw16c: positions per channel block
+  int64_t operator()(int64_t i) const {
+    if (shared) return 0;
+    if (spatial > 0) return ((i / (16 * spatial)) % (c / 16)) * 16 + i % 16;
+    return (i / inner) % c;
+  }
 };
 
 ChannelOf MakeChannelOf(const TBlob& x, const Shape& gamma) {
   const Shape& s = x.shape_;
   const int64_t c = s.ndim() > 1 ? s[1] : 1;
-  const int64_t inner = x.channels_last() || s.ndim() < 2 ? 1 : s.ProdRange(2, s.ndim());
-  return ChannelOf{c, inner, gamma.Size() == 1};
+  const int64_t sp = s.ndim() > 2 ? s.ProdRange(2, s.ndim()) : 1;
+  const int64_t inner = x.channels_last() || s.ndim() < 2 ? 1 : sp;
+  return ChannelOf{c, inner, gamma.Size() == 1, x.blocked16() ? sp : 0};
 }
 
 bool LeakyShape(const NodeAttrs& attrs, std::vector<Shape>* in, std::vector<Shape>* out) {

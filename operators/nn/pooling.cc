@@ -325,15 +325,27 @@ void PoolBackwardNHWC(const PoolingParam& p, const PoolGeo& g, const T* dy, cons
   }
 }
 
+/*!
+ * \brief nChw16c data is channels-last data of N*C/16 samples with 16 channels each: the same
+ *  kernels serve it with this geometry.
+ */
+PoolGeo AsBlocks(PoolGeo g) {
+  SYMNET_CHECK(g.c % 16 == 0) << "blocked layout needs channels in multiples of 16";
+  g.n *= g.c / 16;
+  g.c = 16;
+  return g;
+}
+
 void PoolingCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>& in,
                     const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   if (req[0] == kNullOp) return;
   const PoolingParam& p = Param<PoolingParam>(attrs);
   const PoolGeo g = MakeGeo(p, in[0].shape_);
   const bool nhwc = in[0].channels_last() && out[0].channels_last();
+  const bool blocked = in[0].blocked16() && out[0].blocked16();
   SYMNET_FLOAT_TYPE_SWITCH(in[0].dtype_, T, {
-    if (nhwc) {
-      PoolForwardNHWC<T>(p, g, in[0].dptr<T>(), out[0].dptr<T>(), req[0]);
+    if (nhwc || blocked) {
+      PoolForwardNHWC<T>(p, blocked ? AsBlocks(g) : g, in[0].dptr<T>(), out[0].dptr<T>(), req[0]);
     } else {
       PoolForward<T>(p, g, in[0], out[0], req[0]);
     }
@@ -347,9 +359,11 @@ void PoolingGradCompute(const NodeAttrs& attrs, const OpContext&, const std::vec
   const PoolGeo g = MakeGeo(p, in[1].shape_);
   const bool nhwc = in[0].channels_last() && in[1].channels_last() && in[2].channels_last() &&
                     out[0].channels_last();
+  const bool blocked = in[0].blocked16() && in[1].blocked16() && in[2].blocked16() && out[0].blocked16();
   SYMNET_FLOAT_TYPE_SWITCH(in[1].dtype_, T, {
-    if (nhwc) {
-      PoolBackwardNHWC<T>(p, g, in[0].dptr<T>(), in[1].dptr<T>(), in[2].dptr<T>(), out[0].dptr<T>(), req[0]);
+    if (nhwc || blocked) {
+      PoolBackwardNHWC<T>(p, blocked ? AsBlocks(g) : g, in[0].dptr<T>(), in[1].dptr<T>(),
+                          in[2].dptr<T>(), out[0].dptr<T>(), req[0]);
     } else {
       PoolBackward<T>(p, g, in[0], in[1], in[2], out[0], req[0]);
     }

@@ -1,10 +1,11 @@
 /*!
- * \brief _convert_layout: copies an activation between the default (N, C, spatial) order and
- *  channels-last (N, spatial, C). The executor inserts it where a channels-last region meets an
- *  op that reads the logical order; each blob carries its layout.
+ * \brief _convert_layout: copies an activation between memory orders (default NCHW, NHWC,
+ *  nChw16c). The executor inserts it where a region in a oneDNN layout meets an op that reads
+ *  or writes the logical order; each blob carries its layout.
  */
 #include <cstring>
 
+#include "../dnnl/dnnl_operand.h"
 #include "../kernel_launch.h"
 #include "../operator_common.h"
 
@@ -29,7 +30,20 @@ void TransposePlanes(const E* src, E* dst, int64_t planes, int64_t rows, int64_t
   }
 }
 
-void ConvertLayoutCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlob>& in,
+/*! \brief A oneDNN reorder between the two blobs' formats, built on first use. */
+struct ReorderState : public OpState {
+  Layout from, to;
+  Shape shape;
+  DType dtype;
+  dnnl::memory src, dst;
+  dnnl::reorder prim;
+};
+
+bool DnnlReorders(DType t) {
+  return t == DType::kFloat32 || t == DType::kBFloat16 || t == DType::kFloat16;
+}
+
+void ConvertLayoutCompute(const NodeAttrs&, const OpContext& ctx, const std::vector<TBlob>& in,
                           const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   if (req[0] == kNullOp) return;
   SYMNET_CHECK(req[0] != kAddTo) << "_convert_layout cannot accumulate";
@@ -39,6 +53,32 @@ void ConvertLayoutCompute(const NodeAttrs&, const OpContext&, const std::vector<
     return;
   }
   const Shape& s = x.shape_;
+  if (DnnlReorders(x.dtype_)) {
+    auto& st = ctx.GetState<ReorderState>(
+        [&] {
+          auto* r = new ReorderState();
+          r->from = x.layout_;
+          r->to = y.layout_;
+          r->shape = s;
+          r->dtype = x.dtype_;
+          const dnnl::memory::dims d(s.begin(), s.end());
+          const auto dt = dnnl_util::ToDnnl(x.dtype_);
+          const int nsp = s.ndim() - 2;
+          r->src = dnnl::memory({d, dt, dnnl_util::ActivationTag(nsp, x.layout_)}, dnnl_util::Engine(), DNNL_MEMORY_NONE);
+          r->dst = dnnl::memory({d, dt, dnnl_util::ActivationTag(nsp, y.layout_)}, dnnl_util::Engine(), DNNL_MEMORY_NONE);
+          r->prim = dnnl::reorder(r->src, r->dst);
+          return r;
+        },
+        [&](const ReorderState& r) {
+          return r.from == x.layout_ && r.to == y.layout_ && r.shape == s && r.dtype == x.dtype_;
+        });
+    st.src.set_data_handle(x.dptr_);
+    st.dst.set_data_handle(y.dptr_);
+    st.prim.execute(dnnl_util::Stream(), st.src, st.dst);
+    dnnl_util::Stream().wait();
+    return;
+  }
+  SYMNET_CHECK(!x.blocked16() && !y.blocked16()) << "_convert_layout: no blocked layout for " << x.dtype_;
   const int64_t n = s[0], c = s[1], sp = s.ProdRange(2, s.ndim());
   // channels-last -> default reads (sp, c) planes; default -> channels-last reads (c, sp)
   const int64_t rows = x.channels_last() ? sp : c, cols = x.channels_last() ? c : sp;
@@ -54,8 +94,8 @@ void ConvertLayoutCompute(const NodeAttrs&, const OpContext&, const std::vector<
 }  // namespace
 
 SYMNET_REGISTER_OP(_convert_layout)
-    .describe("Copies an activation between channels-first and channels-last memory order "
-              "(inserted by the executor's layout plan).")
+    .describe("Copies an activation between memory orders (default, channels-last, nChw16c); "
+              "inserted by the executor's layout plan.")
     .add_argument("data", "NDArray-or-Symbol", "The input.")
     .set_attr<FInferShape>("FInferShape", ElemwiseShape)
     .set_attr<FInferType>("FInferType", ElemwiseType)

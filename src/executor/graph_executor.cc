@@ -379,6 +379,7 @@ std::string Executor::DebugString() const {
       os << " " << c.out[k].shape_ << ":" << c.out[k].dtype_;
       if (p >= arena && p < arena + report_.arena_bytes) os << "@" << (p - arena);
       if (c.out[k].channels_last()) os << "(NHWC)";
+      if (c.out[k].blocked16()) os << "(nChw16c)";
       if (c.req[k] == kWriteInplace) os << "(inplace)";
       if (c.req[k] == kAddTo) os << "(add)";
     }

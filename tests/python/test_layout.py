@@ -25,14 +25,16 @@ def run(net, shapes, dtype, channels_last, seed=0):
     return exe, outs, grads, aux
 
 
-def small_cnn():
+def small_cnn(width=8):
+    """A CNN whose activations have `width`-multiple channels: 8 gives channels-last regions,
+    16 gives nChw16c (blocked) ones."""
     x = mx.sym.var("data")
-    c1 = mx.sym.Convolution(x, kernel=(3, 3), num_filter=8, pad=(1, 1), name="c1")
+    c1 = mx.sym.Convolution(x, kernel=(3, 3), num_filter=width, pad=(1, 1), name="c1")
     b1 = mx.sym.BatchNorm(c1, fix_gamma=False, name="b1")
     a1 = mx.sym.LeakyReLU(b1, act_type="leaky", slope=0.1)
     p1 = mx.sym.Pooling(a1, kernel=(2, 2), stride=(2, 2), pool_type="max")
-    c2 = mx.sym.Convolution(p1, kernel=(3, 3), num_filter=8, pad=(1, 1), name="c2")
-    c3 = mx.sym.Convolution(p1, kernel=(1, 1), num_filter=4, name="c3")
+    c2 = mx.sym.Convolution(p1, kernel=(3, 3), num_filter=width, pad=(1, 1), name="c2")
+    c3 = mx.sym.Convolution(p1, kernel=(1, 1), num_filter=width // 2 if width == 8 else width, name="c3")
     cat = mx.sym.Concat(mx.sym.Activation(c2, act_type="relu"), c3, dim=1)
     d = mx.sym.Dropout(cat, p=0.0)
     s = mx.sym.sum(d, axis=(2, 3))  # a reduction over logical axes: needs the default layout
@@ -41,13 +43,14 @@ def small_cnn():
 
 
 @pytest.mark.parametrize("dtype,rtol", [("float32", 1e-4), ("float16", 2e-2)])
-def test_channels_last_matches_default_layout(dtype, rtol):
-    net = small_cnn()
+@pytest.mark.parametrize("width,marker", [(8, "(NHWC)"), (16, "(nChw16c)")])
+def test_planned_layouts_match_default_layout(dtype, rtol, width, marker):
+    net = small_cnn(width)
     shapes = {"data": (4, 3, 12, 12)}
     exe, o1, g1, a1 = run(net, shapes, dtype, True)
     _, o2, g2, a2 = run(net, shapes, dtype, False)
     dbg = exe.debug_str()
-    assert "(NHWC)" in dbg and "_convert_layout" in dbg
+    assert marker in dbg and "_convert_layout" in dbg
     for a, b in zip(o1, o2):
         assert_almost_equal(a, b, rtol=rtol, atol=rtol * np.abs(b).max())
     for k in g2:
