@@ -1,6 +1,10 @@
 /*! \brief Shared shape/type rules and gradient-node builders. */
 #include "operator_common.h"
 
+#include <istream>
+#include <sstream>
+#include <ostream>
+
 namespace symnet {
 namespace ops {
 
@@ -86,6 +90,29 @@ FGradient ElemwiseGradUseNone(const char* backward_op) {
   return [backward_op](const NodePtr& n, const std::vector<NodeEntry>& ograds) {
     return MakeGradNode(backward_op, n, ograds, ParamsOf(n));
   };
+}
+
+std::ostream& operator<<(std::ostream& os, const FloatTuple& t) {
+  os << "(";
+  for (size_t i = 0; i < t.values.size(); ++i) os << (i ? ", " : "") << t.values[i];
+  return os << (t.values.size() == 1 ? ",)" : ")");
+}
+
+std::istream& operator>>(std::istream& is, FloatTuple& t) {
+  std::string text, chunk;
+  while (is >> chunk) text += chunk + " ";
+  t.values.clear();
+  for (char& c : text)
+    if (c == '(' || c == ')' || c == '[' || c == ']' || c == ',') c = ' ';
+  std::istringstream in(text);
+  float v;
+  while (in >> v) t.values.push_back(v);
+  if (!in.eof()) {
+    is.setstate(std::ios::failbit);
+  } else {
+    is.clear(std::ios::eofbit);
+  }
+  return is;
 }
 
 }  // namespace ops

@@ -94,9 +94,34 @@ inline std::vector<NodeEntry> NoInputGradients(const NodePtr& n, const std::vect
 }  // namespace ops
 }  // namespace symnet
 
+/*! \brief A dtype parameter written as its name ("float16"), as MXNet does. */
+#define SYMNET_DTYPE_ENUM(field)                             \
+  add_enum("float32", static_cast<int>(DType::kFloat32)) \
+      .add_enum("float64", static_cast<int>(DType::kFloat64)) \
+      .add_enum("float16", static_cast<int>(DType::kFloat16)) \
+      .add_enum("bfloat16", static_cast<int>(DType::kBFloat16)) \
+      .add_enum("uint8", static_cast<int>(DType::kUint8)) \
+      .add_enum("int8", static_cast<int>(DType::kInt8)) \
+      .add_enum("int32", static_cast<int>(DType::kInt32)) \
+      .add_enum("int64", static_cast<int>(DType::kInt64)) \
+      .add_enum("bool", static_cast<int>(DType::kBool))
+
+namespace symnet {
+namespace ops {
+/*! \brief A tuple of floats parameter, written "(0.1, 0.2)" (e.g. per-weight learning rates). */
+struct FloatTuple {
+  std::vector<float> values;
+  bool operator==(const FloatTuple& o) const { return values == o.values; }
+};
+std::ostream& operator<<(std::ostream& os, const FloatTuple& t);
+std::istream& operator>>(std::istream& is, FloatTuple& t);
+}  // namespace ops
+}  // namespace symnet
+
 /*! \brief Lets dmlc::Parameter hold Shape fields, written as MXNet's tuples: kernel="(3, 3)". */
 namespace dmlc {
 DMLC_DECLARE_TYPE_NAME(symnet::Shape, "Shape(tuple)");
+DMLC_DECLARE_TYPE_NAME(symnet::ops::FloatTuple, "tuple of float");
 }  // namespace dmlc
 
 #endif  // SYMNET_OPERATORS_OPERATOR_COMMON_H_

@@ -19,4 +19,4 @@ run python3 example/benchmark/resnet50_train.py --steps "$STEPS" --no-profile --
 }
 [ -x "$MXPY" ] && run "$MXPY" example/benchmark/mxnet_resnet50_train.py /tmp/r50-symbol.json 32 "$STEPS"
 echo "== summary (img/s)"
-awk '{for (i = 1; i <= NF; ++i) if ($i == "img/s") print $(i - 1), "\t", $0}' "$out"
+awk '{for (i = 1; i <= NF; ++i) if ($i ~ /^img\/s/) print $(i - 1), "\t", $0}' "$out"

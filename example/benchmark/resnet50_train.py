@@ -20,6 +20,8 @@ def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--batch-size", type=int, default=32)
     p.add_argument("--dtype", default="float32", choices=["float32", "bfloat16", "float16"])
+    p.add_argument("--amp", choices=["float16", "bfloat16"],
+                   help="convert the graph with symnet.amp (float32 data and parameters)")
     p.add_argument("--num-layers", type=int, default=50)
     p.add_argument("--version", default="1.5")
     p.add_argument("--image-size", type=int, default=224)
@@ -31,6 +33,9 @@ def main():
 
     shape = (3, args.image_size, args.image_size)
     net = mx.models.resnet(args.num_layers, args.version, 1000, shape)
+    if args.amp:
+        net = mx.amp.convert_symbol(net, args.amp)
+        args.dtype = "float32"  # the data stays float32; the graph casts what runs in 16 bits
     if args.export_symbol:
         net.save(args.export_symbol)
         if args.steps == 0:
@@ -73,9 +78,10 @@ def main():
         times.append(time.time() - t)
     med = float(np.median(times))
     r = exe.memory_report()
+    what = "AMP " + args.amp if args.amp else args.dtype
     print("ResNet-%d v%s, batch %d, %dx%d, %s: %.2f img/s, %.1f ms/step (median of %d; min %.1f ms); "
           "bind %.1f s; arena %.1f MB" % (args.num_layers, args.version, bs, args.image_size,
-                                          args.image_size, args.dtype, bs / med, med * 1e3,
+                                          args.image_size, what, bs / med, med * 1e3,
                                           args.steps, min(times) * 1e3, bind_s, r["arena_bytes"] / 2**20))
     if not args.no_profile:
         prof = exe.op_profile()

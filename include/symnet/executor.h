@@ -71,6 +71,13 @@ class Executor {
    */
   static void SetChannelsLastLayouts(bool on);
 
+  /*!
+   * \brief The loss scale of mixed-precision training: loss heads multiply their gradients by
+   *  it and default head gradients are filled with it. Takes effect at the next Backward.
+   */
+  void SetLossScale(float scale);
+  float loss_scale() const;
+
   /*! \brief Per-op timing: when on, every call is timed and summed per operator name. */
   void SetProfiling(bool on);
   /*! \brief Operator name -> (seconds, calls) since profiling was switched on. */

@@ -96,6 +96,11 @@ struct OpContext {
   /*! \brief Scratch memory of the size FTempSpace asked for (dptr null when none). */
   void* temp = nullptr;
   size_t temp_bytes = 0;
+  /*!
+   * \brief Dynamic loss scale: loss heads (TIsLoss) multiply the gradients they produce by it.
+   *  A runtime value, so changing it needs no rebind.
+   */
+  float loss_scale = 1.0f;
   /*! \brief The call site's state slot: empty on the first call, kept afterwards. May be null. */
   std::unique_ptr<OpState>* state = nullptr;
 

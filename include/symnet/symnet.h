@@ -2,6 +2,7 @@
 #ifndef SYMNET_SYMNET_H_
 #define SYMNET_SYMNET_H_
 
+#include "symnet/amp.h"
 #include "symnet/base.h"
 #include "symnet/device.h"
 #include "symnet/dtype.h"

@@ -40,14 +40,14 @@ void RegressionCompute(const NodeAttrs&, const OpContext&, const std::vector<TBl
 }
 
 /*! \brief Inputs (label, y); dx = (y - label) * grad_scale / (outputs per sample). */
-void RegressionGradCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>& in,
+void RegressionGradCompute(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& in,
                            const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   const TBlob &label = in[0], &y = in[1];
   const int64_t n = y.Size();
   const double per_sample = static_cast<double>(label.Size()) / label.shape_[0];
   SYMNET_FLOAT_TYPE_SWITCH(y.dtype_, T, {
     using A = AccType<T>;
-    const A scale = static_cast<A>(Param<RegressionOutputParam>(attrs).grad_scale / per_sample);
+    const A scale = static_cast<A>(Param<RegressionOutputParam>(attrs).grad_scale * ctx.loss_scale / per_sample);
     const T* yp = y.dptr<T>();
     const T* lp = label.dptr<T>();
     T* dx = out[0].dptr<T>();

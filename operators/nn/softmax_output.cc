@@ -86,7 +86,7 @@ void SoftmaxOutputCompute(const NodeAttrs& attrs, const OpContext&, const std::v
 
 template <typename T>
 void SoftmaxOutputBackward(const SoftmaxOutputParam& p, const TBlob& label, const TBlob& y,
-                           const T* gp, OpReqType req, T* dx) {
+                           const T* gp, OpReqType req, T* dx, float loss_scale) {
   using A = AccType<T>;
   const AxisSplit sp = ClassSplit(p, y.shape_);
   const bool soft_labels = label.shape_ == y.shape_;
@@ -102,7 +102,7 @@ void SoftmaxOutputBackward(const SoftmaxOutputParam& p, const TBlob& label, cons
   double norm = 1.0;
   if (p.normalization == kNormBatch) norm = static_cast<double>(y.shape_[0]);
   if (p.normalization == kNormValid) norm = static_cast<double>(std::max<int64_t>(valid, 1));
-  const A scale = static_cast<A>(p.grad_scale / norm);
+  const A scale = static_cast<A>(p.grad_scale * loss_scale / norm);
   const A off = sp.n > 1 ? static_cast<A>(p.smooth_alpha / (sp.n - 1)) : A(0);
   const A on = static_cast<A>(1.0f - p.smooth_alpha);
   const bool add = req == kAddTo;
@@ -127,14 +127,14 @@ void SoftmaxOutputBackward(const SoftmaxOutputParam& p, const TBlob& label, cons
 }
 
 /*! \brief Inputs (label, y[, dy with out_grad]); outputs (ddata, dlabel = 0). */
-void SoftmaxOutputGradCompute(const NodeAttrs& attrs, const OpContext&,
+void SoftmaxOutputGradCompute(const NodeAttrs& attrs, const OpContext& ctx,
                               const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
                               const std::vector<TBlob>& out) {
   const SoftmaxOutputParam& p = Param<SoftmaxOutputParam>(attrs);
   if (req[0] != kNullOp) {
     SYMNET_FLOAT_TYPE_SWITCH(in[1].dtype_, T, {
       SoftmaxOutputBackward<T>(p, in[0], in[1], p.out_grad ? in[2].dptr<T>() : nullptr, req[0],
-                               out[0].dptr<T>());
+                               out[0].dptr<T>(), ctx.loss_scale);
     });
   }
   if (req[1] == kWriteTo || req[1] == kWriteInplace) std::memset(out[1].dptr_, 0, out[1].Bytes());

@@ -1,10 +1,11 @@
 /*!
- * \brief SGD updates as ops (MXNet's sgd_update, sgd_mom_update):
- *  g' = clip(rescale_grad * g); plain: w = (1 - lr*wd) w - lr g';
- *  momentum: m = momentum m - lr*wd w - lr g'; w = w + m.
+ * \brief SGD update ops (MXNet's): sgd_update, sgd_mom_update and their multi-precision forms
+ *  mp_sgd_update, mp_sgd_mom_update, which keep a float32 master weight (and momentum) for a
+ *  16-bit weight: mom = momentum*mom - lr*wd*w32 - lr*clip(rescale_grad*g); w32 += mom;
+ *  weight = cast(w32).
  */
-#include "../kernel_launch.h"
 #include "../operator_common.h"
+#include "update_kernels.h"
 
 namespace symnet {
 namespace ops {
@@ -31,90 +32,79 @@ DMLC_REGISTER_PARAMETER(SGDParam);
 
 namespace {
 
-template <typename A>
-SYMNET_XINLINE A ClipGrad(A g, A clip) {
-  if (clip >= A(0)) g = g > clip ? clip : (g < -clip ? -clip : g);
-  return g;
-}
+SGDHyper Hyper(const SGDParam& p) { return {p.lr, p.wd, p.momentum, p.rescale_grad, p.clip_gradient}; }
 
-struct SGDKernel {
-  template <typename T, typename A>
-  SYMNET_XINLINE static void Map(int64_t i, T* out, const T* w, const T* g, A lr, A wd, A rescale,
-                                 A clip) {
-    const A gv = ClipGrad(rescale * static_cast<A>(g[i]), clip);
-    out[i] = T((A(1) - lr * wd) * static_cast<A>(w[i]) - lr * gv);
-  }
-};
-
-struct SGDMomKernel {
-  template <typename T, typename A>
-  SYMNET_XINLINE static void Map(int64_t i, T* out, const T* w, const T* g, T* mom, A lr, A momentum,
-                                 A wd, A rescale, A clip) {
-    const A gv = ClipGrad(rescale * static_cast<A>(g[i]), clip);
-    const A wv = static_cast<A>(w[i]);
-    const A m = momentum * static_cast<A>(mom[i]) - lr * wd * wv - lr * gv;
-    mom[i] = T(m);
-    out[i] = T(wv + m);
-  }
-};
-
-template <bool with_momentum>
+/*! \brief Inputs (weight, grad[, mom][, weight32]); output the new weight. */
+template <bool with_mom, bool mp>
 void SGDCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>& in,
                 const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   if (req[0] == kNullOp) return;
   SYMNET_CHECK(req[0] != kAddTo) << "optimizer updates cannot accumulate (req=add)";
-  const SGDParam& p = Param<SGDParam>(attrs);
-  SYMNET_FLOAT_TYPE_SWITCH(in[0].dtype_, T, {
-    using A = AccType<T>;
-    if (with_momentum) {
-      Kernel<SGDMomKernel, cpu>::Launch(in[0].Size(), out[0].dptr<T>(), in[0].dptr<T>(),
-                                        in[1].dptr<T>(), in[2].dptr<T>(), A(p.lr), A(p.momentum),
-                                        A(p.wd), A(p.rescale_grad), A(p.clip_gradient));
+  const SGDHyper h = Hyper(Param<SGDParam>(attrs));
+  const int64_t n = in[0].Size();
+  SYMNET_FLOAT_TYPE_SWITCH(in[0].dtype_, W, {
+    if constexpr (mp) {
+      float* mom = with_mom ? in[2].dptr<float>() : nullptr;
+      SGDStep<W, float>(n, in[0].dptr<W>(), in[1].dptr<W>(), mom, in[with_mom ? 3 : 2].dptr<float>(),
+                        out[0].dptr<W>(), h);
     } else {
-      Kernel<SGDKernel, cpu>::Launch(in[0].Size(), out[0].dptr<T>(), in[0].dptr<T>(),
-                                     in[1].dptr<T>(), A(p.lr), A(p.wd), A(p.rescale_grad),
-                                     A(p.clip_gradient));
+      SGDStep<W, W>(n, in[0].dptr<W>(), in[1].dptr<W>(), with_mom ? in[2].dptr<W>() : nullptr,
+                    nullptr, out[0].dptr<W>(), h);
     }
   });
 }
 
+/*! \brief Types: weight and grad share a dtype; momentum and master weight are float32 for mp. */
+template <bool mp>
+bool SGDType(const NodeAttrs&, std::vector<DType>* in, std::vector<DType>* out) {
+  const DType w = (*in)[0] != DType::kUnknown ? (*in)[0] : (*out)[0];
+  if (w == DType::kUnknown) return false;
+  AssignType(in, 0, w, true);
+  AssignType(in, 1, w, true);
+  for (size_t i = 2; i < in->size(); ++i) AssignType(in, i, mp ? DType::kFloat32 : w, true);
+  AssignType(out, 0, w, false);
+  return true;
+}
+
+std::vector<uint32_t> MutateFrom2(const NodeAttrs& a) {
+  std::vector<uint32_t> v;
+  for (uint32_t i = 2; i < a.op->NumInputs(a); ++i) v.push_back(i);
+  return v;
+}
+
 }  // namespace
 
-SYMNET_REGISTER_OP(sgd_update)
-    .describe("SGD update: weight = (1 - lr*wd) * weight - lr * clip(rescale_grad * grad).")
-    .set_num_inputs(2)
-    .set_attr_parser(ParamParser<SGDParam>)
-    .add_arguments(ParamDocs<SGDParam>())
-    .add_argument("weight", "NDArray-or-Symbol", "Weight.")
-    .add_argument("grad", "NDArray-or-Symbol", "Gradient.")
-    .set_attr<FListInputNames>("FListInputNames",
-                               [](const NodeAttrs&) {
-                                 return std::vector<std::string>{"weight", "grad"};
-                               })
-    .set_attr<FInferShape>("FInferShape", ElemwiseShape)
-    .set_attr<FInferType>("FInferType", ElemwiseType)
-    .set_attr<FInplaceOption>("FInplaceOption", InplaceIn0Out0)
-    .set_attr<FCompute>("FCompute<cpu>", SGDCompute<false>);
+#define SYMNET_REGISTER_SGD(NAME, NIN, MOM, MP, DOC, ...)                                  \
+  SYMNET_REGISTER_OP(NAME)                                                                 \
+      .describe(DOC)                                                                       \
+      .set_num_inputs(NIN)                                                                 \
+      .set_attr_parser(ParamParser<SGDParam>)                                              \
+      .add_arguments(ParamDocs<SGDParam>())                                                \
+      .set_attr<FListInputNames>("FListInputNames",                                        \
+                                 [](const NodeAttrs&) {                                    \
+                                   return std::vector<std::string>{__VA_ARGS__};           \
+                                 })                                                        \
+      .set_attr<FMutateInputs>("FMutateInputs", MutateFrom2)                               \
+      .set_attr<FInferShape>("FInferShape", ElemwiseShape)                                 \
+      .set_attr<FInferType>("FInferType", SGDType<MP>)                                     \
+      .set_attr<FInplaceOption>("FInplaceOption", InplaceIn0Out0)                          \
+      .set_attr<FCompute>("FCompute<cpu>", SGDCompute<MOM, MP>)
 
-SYMNET_REGISTER_OP(sgd_mom_update)
-    .describe("SGD with momentum: mom = momentum*mom - lr*wd*weight - lr*clip(rescale_grad*grad); "
-              "weight += mom.")
-    .set_num_inputs(3)
-    .set_attr_parser(ParamParser<SGDParam>)
-    .add_arguments(ParamDocs<SGDParam>())
-    .add_argument("weight", "NDArray-or-Symbol", "Weight.")
-    .add_argument("grad", "NDArray-or-Symbol", "Gradient.")
-    .add_argument("mom", "NDArray-or-Symbol", "Momentum (updated in place).")
-    .set_attr<FListInputNames>("FListInputNames",
-                               [](const NodeAttrs&) {
-                                 return std::vector<std::string>{"weight", "grad", "mom"};
-                               })
-    .set_attr<FMutateInputs>("FMutateInputs",
-                             [](const NodeAttrs&) { return std::vector<uint32_t>{2}; })
-    .set_attr<FInferShape>("FInferShape", ElemwiseShape)
-    .set_attr<FInferType>("FInferType", ElemwiseType)
-    .set_attr<FInplaceOption>("FInplaceOption", InplaceIn0Out0)
-    .set_attr<FCompute>("FCompute<cpu>", SGDCompute<true>);
+SYMNET_REGISTER_SGD(sgd_update, 2, false, false,
+                    "SGD: weight = (1 - lr*wd) * weight - lr * clip(rescale_grad * grad).",
+                    "weight", "grad");
+SYMNET_REGISTER_SGD(sgd_mom_update, 3, true, false,
+                    "SGD with momentum: mom = momentum*mom - lr*wd*weight - "
+                    "lr*clip(rescale_grad*grad); weight += mom. mom is updated in place.",
+                    "weight", "grad", "mom");
+SYMNET_REGISTER_SGD(mp_sgd_update, 3, false, true,
+                    "Multi-precision SGD: updates the float32 master weight weight32 (in place) "
+                    "and writes its rounding to the 16-bit weight.",
+                    "weight", "grad", "weight32");
+SYMNET_REGISTER_SGD(mp_sgd_mom_update, 4, true, true,
+                    "Multi-precision SGD with momentum: float32 momentum and master weight, "
+                    "updated in place; the 16-bit weight receives the rounded master weight.",
+                    "weight", "grad", "mom", "weight32");
 
 }  // namespace ops
 }  // namespace symnet

@@ -4,18 +4,6 @@
 namespace symnet {
 namespace ops {
 
-/*! \brief A dtype parameter written as its name ("float16"), as MXNet does. */
-#define SYMNET_DTYPE_ENUM(field)                        \
-  add_enum("float32", static_cast<int>(DType::kFloat32)) \
-      .add_enum("float64", static_cast<int>(DType::kFloat64)) \
-      .add_enum("float16", static_cast<int>(DType::kFloat16)) \
-      .add_enum("bfloat16", static_cast<int>(DType::kBFloat16)) \
-      .add_enum("uint8", static_cast<int>(DType::kUint8)) \
-      .add_enum("int8", static_cast<int>(DType::kInt8)) \
-      .add_enum("int32", static_cast<int>(DType::kInt32)) \
-      .add_enum("int64", static_cast<int>(DType::kInt64)) \
-      .add_enum("bool", static_cast<int>(DType::kBool))
-
 struct CastParam : public dmlc::Parameter<CastParam> {
   int dtype;
   DMLC_DECLARE_PARAMETER(CastParam) {

@@ -17,6 +17,7 @@ void InitNDArray(py::module_& m);
 void InitSymbol(py::module_& m);
 void InitExecutor(py::module_& m);
 void InitRegistry(py::module_& m);
+void InitAmp(py::module_& m);
 
 /*! \brief Shape <-> Python: a tuple of ints, or None when the ndim is unknown (None dims too). */
 py::object ShapeToPy(const Shape& s);

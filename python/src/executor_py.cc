@@ -61,6 +61,8 @@ void InitExecutor(py::module_& m) {
       })
       .def_static("set_channels_last_layouts", &Executor::SetChannelsLastLayouts)
       .def("debug_str", &Executor::DebugString)
+      .def("set_loss_scale", &Executor::SetLossScale)
+      .def_property_readonly("loss_scale", &Executor::loss_scale)
       .def("set_profiling", &Executor::SetProfiling)
       .def("op_profile", &Executor::OpProfile);
 }

@@ -101,4 +101,5 @@ PYBIND11_MODULE(_core, m) {
   InitNDArray(m);
   InitSymbol(m);
   InitExecutor(m);
+  InitAmp(m);
 }

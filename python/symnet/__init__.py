@@ -12,6 +12,8 @@ from . import executor
 from . import optimizer
 from . import random
 from . import models
+from . import amp
+from . import trainer
 from . import test_utils
 
 __version__ = "0.1.0"

@@ -71,27 +71,114 @@ class Optimizer:
         raise NotImplementedError()
 
 
+_LOW_PRECISION = ("float16", "bfloat16")
+
+
+def _is_low_precision(arr):
+    return arr.handle.dtype in _LOW_PRECISION
+
+
 @Optimizer.register
 class SGD(Optimizer):
     """SGD with optional momentum: mom = momentum*mom - lr*(wd*w + clip(rescale_grad*g));
-    w += mom (or w -= lr*(...) without momentum)."""
+    w += mom (or w -= lr*(...) without momentum). With multi_precision, 16-bit weights get a
+    float32 master copy (and float32 momentum) that the update works on; the 16-bit weight is
+    its rounding. update_multi() updates many weights with one fused op call."""
+
+    #: weights per fused multi_* call
+    aggregate_num = 60
 
     def __init__(self, momentum=0.0, lazy_update=True, **kwargs):
         super().__init__(**kwargs)
         self.momentum = momentum
 
     def create_state(self, index, weight):
+        if self.multi_precision and _is_low_precision(weight):
+            mom = nd.zeros(weight.shape, weight.context, dtype="float32") if self.momentum else None
+            return (mom, weight.astype("float32"))
         if self.momentum == 0.0:
             return None
         return nd.zeros(weight.shape, weight.context, dtype=weight.dtype)
 
+    create_state_multi_precision = create_state
+
     def update(self, index, weight, grad, state):
         self._update_count(index)
         p = self._common_params(index)
-        if state is not None:
+        if isinstance(state, tuple):  # (momentum or None, float32 master weight)
+            mom, w32 = state
+            if mom is not None:
+                nd.mp_sgd_mom_update(weight, grad, mom, w32, out=weight, momentum=self.momentum, **p)
+            else:
+                nd.mp_sgd_update(weight, grad, w32, out=weight, **p)
+        elif state is not None:
             nd.sgd_mom_update(weight, grad, state, out=weight, momentum=self.momentum, **p)
         else:
             nd.sgd_update(weight, grad, out=weight, **p)
+
+    update_multi_precision = update
+
+    def update_multi(self, indices, weights, grads, states):
+        """Updates all given weights with fused multi_(mp_)sgd(_mom)_update calls, grouping the
+        weights that share a state layout."""
+        groups = {}
+        for i, w, g, s in zip(indices, weights, grads, states):
+            self._update_count(i)
+            mp = isinstance(s, tuple)
+            mom = (s[0] if mp else s) is not None
+            groups.setdefault((mp, mom), []).append((i, w, g, s))
+        for (mp, mom), items in groups.items():
+            op = "multi_%ssgd_%supdate" % ("mp_" if mp else "", "mom_" if mom else "")
+            for start in range(0, len(items), self.aggregate_num):
+                chunk = items[start:start + self.aggregate_num]
+                inputs = []
+                for _, w, g, s in chunk:
+                    inputs += [w, g]
+                    if mp:
+                        inputs += ([s[0]] if mom else []) + [s[1]]
+                    elif mom:
+                        inputs.append(s)
+                params = {"lrs": tuple(self._get_lr(i) for i, _, _, _ in chunk),
+                          "wds": tuple(self._get_wd(i) for i, _, _, _ in chunk),
+                          "rescale_grad": self.rescale_grad, "num_weights": len(chunk)}
+                if mom:
+                    params["momentum"] = self.momentum
+                if self.clip_gradient is not None:
+                    params["clip_gradient"] = self.clip_gradient
+                getattr(nd, op)(*inputs, out=[w for _, w, _, _ in chunk], **params)
+
+
+@Optimizer.register
+class Adam(Optimizer):
+    """Adam (MXNet's update with bias correction folded into the learning rate); float32
+    master weights for 16-bit weights with multi_precision."""
+
+    def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8,
+                 lazy_update=True, **kwargs):
+        super().__init__(learning_rate=learning_rate, **kwargs)
+        self.beta1, self.beta2, self.epsilon = beta1, beta2, epsilon
+
+    def create_state(self, index, weight):
+        if self.multi_precision and _is_low_precision(weight):
+            z = lambda: nd.zeros(weight.shape, weight.context, dtype="float32")
+            return (z(), z(), weight.astype("float32"))
+        z = lambda: nd.zeros(weight.shape, weight.context, dtype=weight.dtype)
+        return (z(), z())
+
+    create_state_multi_precision = create_state
+
+    def update(self, index, weight, grad, state):
+        self._update_count(index)
+        t = self._index_update_count[index]
+        p = self._common_params(index)
+        p["lr"] *= (1.0 - self.beta2 ** t) ** 0.5 / (1.0 - self.beta1 ** t)
+        kw = dict(beta1=self.beta1, beta2=self.beta2, epsilon=self.epsilon, **p)
+        if len(state) == 3:
+            nd.mp_adam_update(weight, grad, state[0], state[1], state[2], out=weight, **kw)
+        else:
+            nd.adam_update(weight, grad, state[0], state[1], out=weight, **kw)
+
+    update_multi_precision = update
 
 
 def create(name, **kwargs):

@@ -146,17 +146,21 @@ class Symbol:
                     **kwargs):
         """Infers all shapes from the given input shapes, allocates arrays and binds."""
         from .executor import Executor
+        from . import amp
         ctx = ctx or current_context()
+        sym = amp._maybe_convert(self)
         reqs, default = _grad_req_args(grad_req, self.list_arguments())
         types = {k: dtype_name(v) for k, v in (type_dict or {}).items()}
         shapes = {k: tuple(v) for k, v in kwargs.items()}
-        handle = _core.Executor.simple_bind(self.handle, ctx._handle(), shapes, types, reqs, default)
-        return Executor(handle, self, ctx)
+        handle = _core.Executor.simple_bind(sym.handle, ctx._handle(), shapes, types, reqs, default)
+        return Executor(handle, sym, ctx)
 
     def bind(self, ctx, args, args_grad=None, grad_req="write", aux_states=None, group2ctx=None,
              shared_exec=None):
         """Binds to given arrays (lists in list_arguments() order, or dicts by name)."""
         from .executor import Executor
+        from . import amp
+        sym = amp._maybe_convert(self)
         arg_names = self.list_arguments()
         args = _array_list(args, arg_names, "args")
         aux = _array_list(aux_states or [], self.list_auxiliary_states(), "aux_states")
@@ -170,10 +174,10 @@ class Symbol:
         req_list = ["null" if g is None else r for g, r in zip(grads, req_list)]
         from .ndarray import NDArray
         none = _core.none_array()
-        handle = _core.Executor.bind(self.handle, ctx._handle(), [a.handle for a in args],
+        handle = _core.Executor.bind(sym.handle, ctx._handle(), [a.handle for a in args],
                                      [g.handle if isinstance(g, NDArray) else none for g in grads],
                                      req_list, [a.handle for a in aux])
-        return Executor(handle, self, ctx)
+        return Executor(handle, sym, ctx)
 
     def eval(self, ctx=None, **kwargs):
         """Binds with the given arrays and runs forward (inference); returns the outputs."""

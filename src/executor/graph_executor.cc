@@ -1,6 +1,7 @@
 /*! \brief Bind (passes + memory plan + pre-resolved op calls), Forward and Backward. */
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <sstream>
 #include <unordered_map>
@@ -44,12 +45,15 @@ struct Executor::Impl {
   std::vector<std::string> output_names;
   std::unique_ptr<IndexedGraph> graph;
   bool profiling = false;
+  float loss_scale = 1.0f;
+  float head_grads_scale = 0.0f;  // the scale the default head gradients were filled with
   std::map<std::string, std::pair<double, int64_t>> profile;
 
   void Run(size_t begin, size_t end, bool is_train, Device dev) {
     OpContext ctx;
     ctx.is_train = is_train;
     ctx.dev = dev;
+    ctx.loss_scale = loss_scale;
     for (size_t i = begin; i < end; ++i) {
       OpCall& c = calls[i];
       ctx.temp = c.temp;
@@ -352,13 +356,21 @@ void Executor::Backward(const std::vector<NDArray>& head_grads) {
       impl.head_grads[i].CopyFrom(head_grads[i]);
     }
     impl.head_grads_filled = false;
-  } else if (!impl.head_grads_filled) {
+  } else if (!impl.head_grads_filled || impl.head_grads_scale != impl.loss_scale) {
     for (auto& h : impl.head_grads)
-      if (!h.is_none()) h.Fill(1.0);
+      if (!h.is_none()) h.Fill(impl.loss_scale);
     impl.head_grads_filled = true;
+    impl.head_grads_scale = impl.loss_scale;
   }
   impl.Run(impl.num_forward_calls, impl.calls.size(), true, dev_);
 }
+
+void Executor::SetLossScale(float scale) {
+  SYMNET_CHECK(scale > 0 && std::isfinite(scale)) << "loss scale must be positive and finite, got " << scale;
+  impl_->loss_scale = scale;
+}
+
+float Executor::loss_scale() const { return impl_->loss_scale; }
 
 void Executor::SetProfiling(bool on) {
   impl_->profiling = on;

@@ -1,0 +1,93 @@
+/*!
+ * \brief The precision lists. A test checks that every registered (non-backward) op appears in
+ *  exactly one category for each target, so a new op cannot be forgotten.
+ *
+ *  float16 and bfloat16 differ in one place: bfloat16 keeps float32's exponent range, so
+ *  Concat may stay neutral, while float16 makes it a widest-type op like MXNet's lists.
+ */
+#include <algorithm>
+
+#include "symnet/amp.h"
+
+namespace symnet {
+namespace amp {
+
+namespace {
+
+const std::vector<std::string> kTargetOps = {"Convolution", "FullyConnected"};
+
+const std::vector<std::string> kFP32Ops = {
+    "softmax", "log_softmax", "SoftmaxOutput", "LinearRegressionOutput", "softmax_cross_entropy",
+    "sum", "mean"};
+
+const std::vector<std::string> kWidestOps = {
+    "elemwise_add", "elemwise_sub", "elemwise_mul", "elemwise_div", "broadcast_add",
+    "broadcast_sub", "broadcast_mul", "broadcast_div", "add_n"};
+
+const std::vector<std::string> kNeutralOps = {
+    // element-wise and shape ops: they do what the dtype in front of them does
+    "_copy", "BlockGrad", "zeros_like", "ones_like", "negative", "_plus_scalar", "_minus_scalar",
+    "_rminus_scalar", "_mul_scalar", "_div_scalar", "_rdiv_scalar", "Flatten", "Reshape",
+    "Activation", "LeakyReLU", "Dropout", "Pooling",
+    // BatchNorm keeps float32 gamma/beta/statistics for 16-bit data (its type rule)
+    "BatchNorm",
+    // explicit casts, AMP's own ops and the executor's layout copy
+    "Cast", "amp_cast", "amp_multicast", "all_finite", "multi_all_finite", "_convert_layout",
+    // optimizer updates run on the dtypes of the arrays they are given
+    "sgd_update", "sgd_mom_update", "mp_sgd_update", "mp_sgd_mom_update", "multi_sgd_update",
+    "multi_sgd_mom_update", "multi_mp_sgd_update", "multi_mp_sgd_mom_update", "adam_update",
+    "mp_adam_update"};
+
+std::map<std::string, Category> Build(DType target) {
+  std::map<std::string, Category> m;
+  auto put = [&](const std::vector<std::string>& ops, Category c) {
+    for (const auto& op : ops) {
+      SYMNET_CHECK(m.emplace(op, c).second) << "AMP lists: " << op << " listed twice";
+    }
+  };
+  put(kTargetOps, Category::kTarget);
+  put(kFP32Ops, Category::kFP32);
+  put(kWidestOps, Category::kWidest);
+  put(kNeutralOps, Category::kNeutral);
+  SYMNET_CHECK(m.emplace("Concat", target == DType::kBFloat16 ? Category::kNeutral : Category::kWidest).second);
+  return m;
+}
+
+}  // namespace
+
+const char* CategoryName(Category c) {
+  switch (c) {
+    case Category::kTarget: return "target";
+    case Category::kFP32: return "fp32";
+    case Category::kNeutral: return "neutral";
+    case Category::kWidest: return "widest";
+  }
+  return "?";
+}
+
+const std::map<std::string, Category>& Lists(DType target) {
+  SYMNET_CHECK(target == DType::kFloat16 || target == DType::kBFloat16)
+      << "AMP target dtype must be float16 or bfloat16, not " << target;
+  static const std::map<std::string, Category> f16 = Build(DType::kFloat16);
+  static const std::map<std::string, Category> bf16 = Build(DType::kBFloat16);
+  return target == DType::kFloat16 ? f16 : bf16;
+}
+
+const std::vector<ConditionalFP32>& ConditionalLists(DType target) {
+  // softrelu = log(1 + exp(x)) and the exponential LeakyReLU variants overflow float16 early
+  static const std::vector<ConditionalFP32> rules = {
+      {"Activation", "act_type", {"softrelu"}},
+      {"LeakyReLU", "act_type", {"elu", "selu", "gelu"}}};
+  Lists(target);  // validates the target
+  return rules;
+}
+
+std::vector<std::string> OpsIn(Category c, DType target) {
+  std::vector<std::string> ops;
+  for (const auto& kv : Lists(target))
+    if (kv.second == c) ops.push_back(kv.first);
+  return ops;
+}
+
+}  // namespace amp
+}  // namespace symnet

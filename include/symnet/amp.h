@@ -1,0 +1,68 @@
+/*!
+ * \brief Automatic mixed precision (DESIGN.md §5): the precision lists and the ReducePrecision
+ *  rewrite that inserts amp_cast/amp_multicast so that the listed ops run in float16/bfloat16
+ *  while precision-sensitive ones stay float32.
+ */
+#ifndef SYMNET_AMP_H_
+#define SYMNET_AMP_H_
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "symnet/symbol.h"
+
+namespace symnet {
+namespace amp {
+
+enum class Category {
+  kTarget,   // runs in the 16-bit target dtype (Convolution, FullyConnected)
+  kFP32,     // precision-sensitive: runs in float32 (softmax, losses, reductions)
+  kNeutral,  // runs in whatever dtype arrives (relu, pooling, reshape, BatchNorm)
+  kWidest,   // several inputs: all cast to the widest dtype among them (elemwise_add, add_n)
+};
+
+const char* CategoryName(Category c);
+
+/*! \brief An attribute value that makes an op float32 (Activation act_type=softrelu). */
+struct ConditionalFP32 {
+  std::string op, attr;
+  std::vector<std::string> values;
+};
+
+/*! \brief The category of every listed op for `target` (float16 or bfloat16). */
+const std::map<std::string, Category>& Lists(DType target);
+/*! \brief The conditional float32 rules for `target`. */
+const std::vector<ConditionalFP32>& ConditionalLists(DType target);
+/*! \brief Ops in category `c` for `target`, sorted. */
+std::vector<std::string> OpsIn(Category c, DType target);
+
+struct AmpOptions {
+  DType target = DType::kFloat16;
+  /*! \brief Overrides of the lists: these ops run in the target dtype / in float32. */
+  std::vector<std::string> target_dtype_ops, fp32_ops;
+  /*! \brief Extra conditional rules (added to the defaults). */
+  std::vector<ConditionalFP32> conditional_fp32_ops;
+  /*! \brief Nodes (by name) that stay float32 whatever their op. */
+  std::vector<std::string> excluded_sym_names;
+  /*! \brief Inputs that are data, not parameters (never stored in 16 bits). */
+  std::vector<std::string> data_names;
+  /*! \brief Parameters that only feed 16-bit ops become 16-bit variables (no cast). */
+  bool cast_optional_params = false;
+};
+
+/*!
+ * \brief The mixed-precision version of `sym` (a new graph; `sym` is untouched). Properties:
+ *  at most one cast per (producer output, dtype); no cast where dtypes already agree; widest-type
+ *  ops cast statically when input dtypes are known and through amp_multicast otherwise; float
+ *  graph outputs come back as float32; converting a converted graph changes nothing; cast nodes
+ *  are named after what they cast, so the result does not depend on traversal order.
+ * \param low_precision_params with cast_optional_params: the parameters now stored in 16 bits
+ */
+Symbol ReducePrecision(const Symbol& sym, const AmpOptions& opt,
+                       std::vector<std::string>* low_precision_params = nullptr);
+
+}  // namespace amp
+}  // namespace symnet
+
+#endif  // SYMNET_AMP_H_

@@ -1,0 +1,78 @@
+/*!
+ * \brief The per-element optimizer math shared by single and fused multi-weight update ops.
+ *  Gradients are first rescaled, then clipped: with loss scaling, rescale_grad holds
+ *  1/(batch * loss_scale), so clipping applies to the true (unscaled) gradient.
+ */
+#ifndef SYMNET_OPERATORS_OPTIMIZER_UPDATE_KERNELS_H_
+#define SYMNET_OPERATORS_OPTIMIZER_UPDATE_KERNELS_H_
+
+#include <cmath>
+
+#include "../kernel_launch.h"
+
+namespace symnet {
+namespace ops {
+
+struct SGDHyper {
+  float lr, wd, momentum, rescale, clip;  // clip < 0: no clipping
+};
+
+template <typename A>
+SYMNET_XINLINE A RescaleClip(A g, A rescale, A clip) {
+  g *= rescale;
+  if (clip >= A(0)) g = g > clip ? clip : (g < -clip ? -clip : g);
+  return g;
+}
+
+/*!
+ * \brief One SGD step on n elements. W: weight type; M: type of momentum and master weight.
+ *  mom == nullptr: plain SGD. w32 == nullptr: the weight itself is the master copy.
+ *  out receives the new weight (may alias weight).
+ */
+template <typename W, typename M>
+void SGDStep(int64_t n, const W* weight, const W* grad, M* mom, M* w32, W* out, const SGDHyper& h) {
+  using A = float;
+  const A lr = h.lr, wd = h.wd, mo = h.momentum, rs = h.rescale, cl = h.clip;
+#pragma omp parallel for if (n >= kOmpMinWork)
+  for (int64_t i = 0; i < n; ++i) {
+    const A g = RescaleClip(static_cast<A>(static_cast<AccType<W>>(grad[i])), rs, cl);
+    A w = w32 ? static_cast<A>(w32[i]) : static_cast<A>(static_cast<AccType<W>>(weight[i]));
+    if (mom) {
+      const A m = mo * static_cast<A>(mom[i]) - lr * wd * w - lr * g;
+      mom[i] = M(m);
+      w += m;
+    } else {
+      w = (A(1) - lr * wd) * w - lr * g;
+    }
+    if (w32) w32[i] = M(w);
+    out[i] = W(w);
+  }
+}
+
+struct AdamHyper {
+  float lr, beta1, beta2, epsilon, wd, rescale, clip;
+};
+
+/*! \brief One Adam step (MXNet's adam_update: bias correction is folded into lr by the caller). */
+template <typename W, typename M>
+void AdamStep(int64_t n, const W* weight, const W* grad, M* mean, M* var, M* w32, W* out,
+              const AdamHyper& h) {
+  using A = float;
+#pragma omp parallel for if (n >= kOmpMinWork)
+  for (int64_t i = 0; i < n; ++i) {
+    A w = w32 ? static_cast<A>(w32[i]) : static_cast<A>(static_cast<AccType<W>>(weight[i]));
+    const A g = RescaleClip(static_cast<A>(static_cast<AccType<W>>(grad[i])), A(h.rescale), A(h.clip)) + h.wd * w;
+    const A m = h.beta1 * static_cast<A>(mean[i]) + (A(1) - h.beta1) * g;
+    const A v = h.beta2 * static_cast<A>(var[i]) + (A(1) - h.beta2) * g * g;
+    mean[i] = M(m);
+    var[i] = M(v);
+    w -= h.lr * m / (std::sqrt(v) + h.epsilon);
+    if (w32) w32[i] = M(w);
+    out[i] = W(w);
+  }
+}
+
+}  // namespace ops
+}  // namespace symnet
+
+#endif  // SYMNET_OPERATORS_OPTIMIZER_UPDATE_KERNELS_H_

@@ -1,0 +1,121 @@
+"""Automatic mixed precision: two lines turn a float32 training script into a mixed-precision one.
+
+    symnet.amp.init("bfloat16")      # later binds use the converted graph
+    symnet.amp.init_trainer(trainer)  # dynamic loss scaling + float32 master weights
+
+The rewrite (C++, symnet::amp::ReducePrecision) runs Convolution/FullyConnected in the 16-bit
+target dtype, keeps softmax, losses and reductions in float32, lets relu/pooling/BatchNorm run
+in whatever arrives, and casts several-input ops to the widest dtype among their inputs.
+"""
+from .. import _core
+from ..base import dtype_name
+from .loss_scaler import LossScaler
+
+__all__ = ["init", "convert_symbol", "convert_model", "init_trainer", "LossScaler",
+           "list_lp16_ops", "list_fp32_ops", "list_lp16_fp32_ops", "list_widest_type_cast",
+           "list_conditional_fp32_ops"]
+
+_state = {"target_dtype": None, "kwargs": {}}
+
+
+def _target(target_dtype):
+    name = dtype_name(target_dtype)
+    if name not in ("float16", "bfloat16"):
+        raise ValueError("AMP target dtype must be float16 or bfloat16, not %r" % (target_dtype,))
+    return name
+
+
+def init(target_dtype="float16", target_precision_ops=None, conditional_fp32_ops=None,
+         fp32_ops=None, excluded_sym_names=None):
+    """Turns AMP on: from now on Symbol.simple_bind/bind (and Modules) bind the converted graph."""
+    _state["target_dtype"] = _target(target_dtype)
+    _state["kwargs"] = dict(target_dtype_ops=target_precision_ops, fp32_ops=fp32_ops,
+                            conditional_fp32_ops=conditional_fp32_ops,
+                            excluded_sym_names=excluded_sym_names)
+
+
+def shutdown():
+    """Turns AMP off again (mainly for tests)."""
+    _state["target_dtype"] = None
+    _state["kwargs"] = {}
+
+
+def active_target():
+    """The target dtype after init(), or None."""
+    return _state["target_dtype"]
+
+
+def _maybe_convert(sym):
+    """What Symbol binding calls: the converted graph when AMP is on."""
+    if _state["target_dtype"] is None:
+        return sym
+    return convert_symbol(sym, _state["target_dtype"], **{k: v for k, v in _state["kwargs"].items() if v})
+
+
+def convert_symbol(sym, target_dtype="float16", target_dtype_ops=None, fp32_ops=None,
+                   conditional_fp32_ops=None, excluded_sym_names=None, data_names=None,
+                   cast_optional_params=False):
+    """The mixed-precision version of `sym` (see symnet::amp::ReducePrecision)."""
+    from ..symbol import Symbol
+    handle, _ = _core.amp_convert(
+        sym.handle, _target(target_dtype), list(target_dtype_ops or []), list(fp32_ops or []),
+        [(op, attr, list(vals)) for op, attr, vals in (conditional_fp32_ops or [])],
+        list(excluded_sym_names or []), list(data_names or []), bool(cast_optional_params))
+    return Symbol(handle)
+
+
+def convert_model(sym, arg_params, aux_params, target_dtype="float16", target_dtype_ops=None,
+                  fp32_ops=None, conditional_fp32_ops=None, excluded_sym_names=None,
+                  data_names=None, cast_optional_params=False):
+    """(converted symbol, arg_params, aux_params). With cast_optional_params, parameters that
+    only feed 16-bit ops are returned (and declared) in the 16-bit dtype."""
+    from ..symbol import Symbol
+    target = _target(target_dtype)
+    data_names = list(data_names or ["data"])
+    handle, low = _core.amp_convert(
+        sym.handle, target, list(target_dtype_ops or []), list(fp32_ops or []),
+        [(op, attr, list(vals)) for op, attr, vals in (conditional_fp32_ops or [])],
+        list(excluded_sym_names or []), data_names, bool(cast_optional_params))
+    low = set(low)
+    new_args = {k: (v.astype(target) if k in low else v) for k, v in arg_params.items()}
+    return Symbol(handle), new_args, dict(aux_params)
+
+
+def init_trainer(trainer, loss_scaler=None):
+    """Attaches dynamic loss scaling (a LossScaler, default settings) to a trainer or Module and
+    makes its optimizer keep float32 master weights for 16-bit parameters."""
+    scaler = loss_scaler or LossScaler()
+    trainer._amp_loss_scaler = scaler
+    opt = getattr(trainer, "optimizer", None) or getattr(trainer, "_optimizer", None)
+    if opt is not None:
+        opt.multi_precision = True
+    return scaler
+
+
+def _lists(target_dtype):
+    return _core.amp_lists(_target(target_dtype))
+
+
+def list_lp16_ops(target_dtype="float16"):
+    """Ops that run in the 16-bit target dtype."""
+    return sorted(k for k, v in _lists(target_dtype).items() if v == "target")
+
+
+def list_fp32_ops(target_dtype="float16"):
+    """Ops that always run in float32."""
+    return sorted(k for k, v in _lists(target_dtype).items() if v == "fp32")
+
+
+def list_lp16_fp32_ops(target_dtype="float16"):
+    """Neutral ops: they run in whatever dtype their inputs have."""
+    return sorted(k for k, v in _lists(target_dtype).items() if v == "neutral")
+
+
+def list_widest_type_cast(target_dtype="float16"):
+    """Ops whose inputs are cast to the widest dtype among them."""
+    return sorted(k for k, v in _lists(target_dtype).items() if v == "widest")
+
+
+def list_conditional_fp32_ops(target_dtype="float16"):
+    """(op, attribute, values) that make an op run in float32."""
+    return [tuple(r) for r in _core.amp_conditional(_target(target_dtype))]
