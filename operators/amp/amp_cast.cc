@@ -122,6 +122,8 @@ SYMNET_REGISTER_OP(amp_cast)
     .set_attr<FInferShape>("FInferShape", ElemwiseShape)
     .set_attr<FInferType>("FInferType", AmpCastType)
     .set_attr<FLayoutSlots>("FLayoutSlots", AllSlotsUniform)
+    // same-size casts (the identity, float16<->bfloat16) convert element by element in place
+    .set_attr<FInplaceOption>("FInplaceOption", InplaceIn0Out0)
     .set_attr<FGradient>("FGradient", ElemwiseGradUseNone("_backward_amp_cast"))
     .set_attr<FCompute>("FCompute<cpu>", CastCompute);
 
