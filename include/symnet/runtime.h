@@ -9,6 +9,11 @@ namespace symnet {
 
 /*! \brief Whether the library was compiled with the CUDA backend. */
 bool BuiltWithCUDA();
+/*!
+ * \brief Whether oneDNN runs bfloat16 with native instructions on this CPU (AVX512-BF16/AMX);
+ *  without them symnet computes bfloat16 ops through float32 and rounds.
+ */
+bool DnnlNativeBF16();
 /*! \brief Number of usable GPUs (0 without a CUDA build, a driver or a device). */
 int NumGPUs();
 /*!

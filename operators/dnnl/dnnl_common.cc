@@ -1,6 +1,8 @@
 /*! \brief oneDNN engine, stream, dtype mapping and support probes. */
 #include "dnnl_common.h"
 
+#include "symnet/runtime.h"
+
 #include <string>
 
 namespace symnet {
@@ -48,4 +50,7 @@ bool NativeSupport(DType t) {
 }
 
 }  // namespace dnnl_util
+
+bool DnnlNativeBF16() { return dnnl_util::NativeSupport(DType::kBFloat16); }
+
 }  // namespace symnet

@@ -18,6 +18,7 @@ std::map<std::string, std::string> Features() {
   const dnnl_version_t* v = dnnl_version();
   f["DNNL_VERSION"] = std::to_string(v->major) + "." + std::to_string(v->minor) + "." +
                       std::to_string(v->patch);
+  f["DNNL_BF16_NATIVE"] = DnnlNativeBF16() ? "1" : "0";
   f["NUM_GPUS"] = std::to_string(NumGPUs());
   for (const auto& kv : cuda::Versions()) f[kv.first] = kv.second;
   return f;

@@ -334,3 +334,11 @@ def test_softmax_cross_entropy():
     check_symbolic_forward(sym, {"x": x, "label": label}, [np.array([loss])], rtol=1e-5)
     check_numeric_gradient(sym, {"x": x, "label": label}, grad_nodes=["x"])
     check_add_req(sym, {"x": x, "label": label}, [mx.nd.array([0.7], dtype="float64")])
+
+
+def test_bfloat16_uses_native_kernels_where_the_cpu_has_them():
+    f = mx.features()
+    if f["AVX512_BF16"] != "1":
+        pytest.skip("this CPU has no AVX512-BF16: bfloat16 runs through float32 (checked by the "
+                    "16-bit agreement tests)")
+    assert f["DNNL_BF16_NATIVE"] == "1"
