@@ -5,8 +5,7 @@
  */
 #include <cstring>
 
-#include "../kernel_launch.h"
-#include "../operator_common.h"
+#include "../tensor/elemwise_kernels.h"
 
 namespace symnet {
 namespace ops {
@@ -58,34 +57,6 @@ bool AmpCastType(const NodeAttrs& attrs, std::vector<DType>* in, std::vector<DTy
   return true;
 }
 
-/*! \brief Converts each in[i] into out[i] (a plain copy when the dtypes agree). */
-void CastAll(const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
-             const std::vector<TBlob>& out) {
-  for (size_t i = 0; i < in.size(); ++i) {
-    if (req[i] == kNullOp) continue;
-    if (req[i] == kAddTo) {
-      SYMNET_FLOAT_TYPE_SWITCH(in[i].dtype_, S, {
-        SYMNET_FLOAT_TYPE_SWITCH(out[i].dtype_, D, {
-          const S* s = in[i].dptr<S>();
-          D* d = out[i].dptr<D>();
-          for (int64_t k = 0; k < out[i].Size(); ++k)
-            AssignReq<kAddTo>(&d[k], static_cast<AccType<D>>(static_cast<AccType<S>>(s[k])));
-        });
-      });
-    } else if (in[i].dtype_ == out[i].dtype_) {
-      if (in[i].dptr_ != out[i].dptr_) std::memcpy(out[i].dptr_, in[i].dptr_, out[i].Bytes());
-    } else {
-      ConvertElements(in[i].dptr_, in[i].dtype_, out[i].dptr_, out[i].dtype_,
-                      static_cast<size_t>(out[i].Size()));
-    }
-  }
-}
-
-void CastCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlob>& in,
-                 const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
-  CastAll(in, req, out);
-}
-
 bool MultiCastType(const NodeAttrs& attrs, std::vector<DType>* in, std::vector<DType>* out) {
   const bool narrow = Param<AmpMultiCastParam>(attrs).cast_narrow;
   DType pick = DType::kUnknown;
@@ -125,7 +96,7 @@ SYMNET_REGISTER_OP(amp_cast)
     // same-size casts (the identity, float16<->bfloat16) convert element by element in place
     .set_attr<FInplaceOption>("FInplaceOption", InplaceIn0Out0)
     .set_attr<FGradient>("FGradient", ElemwiseGradUseNone("_backward_amp_cast"))
-    .set_attr<FCompute>("FCompute<cpu>", CastCompute);
+    .set_attr<FCompute>("FCompute<cpu>", ConvertCompute);
 
 SYMNET_REGISTER_OP(_backward_amp_cast)
     .set_attr_parser(ParamParser<AmpCastParam>)
@@ -137,7 +108,7 @@ SYMNET_REGISTER_OP(_backward_amp_cast)
                           [](const NodeAttrs&, std::vector<DType>*, std::vector<DType>* out) {
                             return (*out)[0] != DType::kUnknown;
                           })
-    .set_attr<FCompute>("FCompute<cpu>", CastCompute);
+    .set_attr<FCompute>("FCompute<cpu>", ConvertCompute);
 
 SYMNET_REGISTER_OP(amp_multicast)
     .describe("Casts every float input to the widest float dtype among them (the narrowest with "
@@ -161,7 +132,7 @@ SYMNET_REGISTER_OP(amp_multicast)
     .set_attr<FInferType>("FInferType", MultiCastType)
     .set_attr<FInplaceOption>("FInplaceOption", EachInPlace)
     .set_attr<FGradient>("FGradient", ElemwiseGradUseNone("_backward_amp_multicast"))
-    .set_attr<FCompute>("FCompute<cpu>", CastCompute);
+    .set_attr<FCompute>("FCompute<cpu>", ConvertCompute);
 
 SYMNET_REGISTER_OP(_backward_amp_multicast)
     .set_num_inputs(NumCastOutputs)
@@ -180,7 +151,7 @@ SYMNET_REGISTER_OP(_backward_amp_multicast)
                               if (t == DType::kUnknown) return false;
                             return true;
                           })
-    .set_attr<FCompute>("FCompute<cpu>", CastCompute);
+    .set_attr<FCompute>("FCompute<cpu>", ConvertCompute);
 
 }  // namespace ops
 }  // namespace symnet

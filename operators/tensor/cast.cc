@@ -19,27 +19,30 @@ bool CastType(const NodeAttrs& attrs, std::vector<DType>* in, std::vector<DType>
   return (*in)[0] != DType::kUnknown;
 }
 
-/*! \brief Converts in[0] to out[0]'s dtype (used by Cast and by its gradient). */
-void ConvertCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlob>& in,
-                    const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
-  if (req[0] == kNullOp) return;
-  if (req[0] != kAddTo) {
-    ConvertElements(in[0].dptr_, in[0].dtype_, out[0].dptr_, out[0].dtype_,
-                    static_cast<size_t>(out[0].Size()));
+}  // namespace
+
+void ConvertBlob(const TBlob& in, const TBlob& out, OpReqType req) {
+  if (req == kNullOp) return;
+  if (req != kAddTo) {
+    if (in.dptr_ == out.dptr_ && in.dtype_ == out.dtype_) return;
+    ConvertElements(in.dptr_, in.dtype_, out.dptr_, out.dtype_, static_cast<size_t>(out.Size()));
     return;
   }
-  SYMNET_FLOAT_TYPE_SWITCH(in[0].dtype_, S, {
-    SYMNET_FLOAT_TYPE_SWITCH(out[0].dtype_, D, {
-      const S* s = in[0].dptr<S>();
-      D* d = out[0].dptr<D>();
-      const int64_t n = out[0].Size();
+  SYMNET_FLOAT_TYPE_SWITCH(in.dtype_, S, {
+    SYMNET_FLOAT_TYPE_SWITCH(out.dtype_, D, {
+      const S* s = in.dptr<S>();
+      D* d = out.dptr<D>();
+      const int64_t n = out.Size();
       for (int64_t i = 0; i < n; ++i)
         AssignReq<kAddTo>(&d[i], static_cast<AccType<D>>(static_cast<AccType<S>>(s[i])));
     });
   });
 }
 
-}  // namespace
+void ConvertCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlob>& in,
+                    const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+  for (size_t i = 0; i < out.size(); ++i) ConvertBlob(in[i], out[i], req[i]);
+}
 
 SYMNET_REGISTER_OP(Cast)
     .add_alias("cast")

@@ -84,6 +84,12 @@ void UnaryGradCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlo
 void CopyCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlob>& in,
                  const std::vector<OpReqType>& req, const std::vector<TBlob>& out);
 
+/*! \brief out = in converted to out's dtype (written or accumulated per req); in place is fine. */
+void ConvertBlob(const TBlob& in, const TBlob& out, OpReqType req);
+/*! \brief FCompute converting each input i into output i (Cast, amp_cast and their gradients). */
+void ConvertCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlob>& in,
+                    const std::vector<OpReqType>& req, const std::vector<TBlob>& out);
+
 /*! \brief Writes zeros to out[i] for every output (kAddTo leaves it as is). */
 void ZerosCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlob>& in,
                   const std::vector<OpReqType>& req, const std::vector<TBlob>& out);
