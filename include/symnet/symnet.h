@@ -10,6 +10,7 @@
 #include "symnet/imperative.h"
 #include "symnet/models/resnet.h"
 #include "symnet/ndarray.h"
+#include "symnet/ndarray_io.h"
 #include "symnet/op.h"
 #include "symnet/operator_builder.h"
 #include "symnet/ops.h"

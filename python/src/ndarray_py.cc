@@ -1,5 +1,6 @@
 /*! \brief NDArray bindings: numpy in and out, views, fill and copies. */
 #include "bindings.h"
+#include "symnet/ndarray_io.h"
 
 namespace symnet {
 namespace python {
@@ -75,6 +76,22 @@ void InitNDArray(py::module_& m) {
     return a;
   });
   m.def("none_array", [] { return NDArray(); });
+  m.def("save_ndarrays", &SaveNDArrays);
+  m.def("load_ndarrays", [](const std::string& path) {
+    std::vector<NDArray> arrays;
+    std::vector<std::string> names;
+    LoadNDArrays(path, &arrays, &names);
+    return py::make_tuple(arrays, names);
+  });
+  m.def("save_ndarrays_bytes", [](const std::vector<NDArray>& arrays, const std::vector<std::string>& names) {
+    return py::bytes(SaveNDArrayList(arrays, names));
+  });
+  m.def("load_ndarrays_bytes", [](const py::bytes& data) {
+    std::vector<NDArray> arrays;
+    std::vector<std::string> names;
+    LoadNDArrayList(std::string(data), &arrays, &names, "bytes");
+    return py::make_tuple(arrays, names);
+  });
   m.def("dtype_from_numpy", [](const py::dtype& dt) { return std::string(DTypeName(DTypeFromNumpy(dt))); });
 }
 

@@ -14,6 +14,7 @@ from . import random
 from . import models
 from . import amp
 from . import trainer
+from . import model
 from . import test_utils
 
 __version__ = "0.1.0"

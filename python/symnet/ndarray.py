@@ -258,6 +258,28 @@ def arange(start, stop=None, step=1.0, repeat=1, ctx=None, dtype=None):
     return array(np.repeat(np.arange(start, stop, step), repeat), ctx=ctx, dtype=dtype)
 
 
+def save(fname, data):
+    """Saves an NDArray, a list of them or a {name: NDArray} dict in MXNet's .params format
+    (readable by mx.nd.load of MXNet 1.x)."""
+    if isinstance(data, NDArray):
+        data = [data]
+    if isinstance(data, dict):
+        names, arrays = list(data.keys()), list(data.values())
+    else:
+        names, arrays = [], list(data)
+    for a in arrays:
+        if not isinstance(a, NDArray):
+            raise TypeError("save expects NDArrays, got %r" % type(a))
+    _core.save_ndarrays(str(fname), [a.handle for a in arrays], [str(n) for n in names])
+
+
+def load(fname):
+    """Loads MXNet's .params format: a dict when the file has names, else a list."""
+    arrays, names = _core.load_ndarrays(str(fname))
+    arrays = [NDArray(h) if not h.is_none() else None for h in arrays]
+    return dict(zip(names, arrays)) if names else arrays
+
+
 def waitall():
     """Kept for MXNet scripts: symnet runs operations synchronously."""
 

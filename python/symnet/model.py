@@ -1,0 +1,37 @@
+"""Checkpoints in MXNet's layout: prefix-symbol.json and prefix-%04d.params with "arg:"/"aux:"
+names (mx.model.save_checkpoint / load_checkpoint)."""
+from . import ndarray as nd
+from . import symbol as sym
+
+
+def save_checkpoint(prefix, epoch, symbol, arg_params, aux_params, remove_amp_cast=True):
+    """Writes prefix-symbol.json (when symbol is given) and prefix-%04d.params."""
+    if symbol is not None:
+        symbol.save("%s-symbol.json" % prefix)
+    data = {"arg:%s" % k: v for k, v in arg_params.items()}
+    data.update({"aux:%s" % k: v for k, v in aux_params.items()})
+    nd.save("%s-%04d.params" % (prefix, epoch), data)
+
+
+def load_params(prefix, epoch):
+    """(arg_params, aux_params) from prefix-%04d.params."""
+    loaded = nd.load("%s-%04d.params" % (prefix, epoch))
+    if not isinstance(loaded, dict):
+        raise ValueError("%s-%04d.params has no names; expected arg:/aux: entries" % (prefix, epoch))
+    arg_params, aux_params = {}, {}
+    for k, v in loaded.items():
+        kind, _, name = k.partition(":")
+        if kind == "arg":
+            arg_params[name] = v
+        elif kind == "aux":
+            aux_params[name] = v
+        else:
+            raise ValueError("parameter name %r has no arg:/aux: prefix" % k)
+    return arg_params, aux_params
+
+
+def load_checkpoint(prefix, epoch):
+    """(symbol, arg_params, aux_params) as save_checkpoint wrote them."""
+    symbol = sym.load("%s-symbol.json" % prefix)
+    arg_params, aux_params = load_params(prefix, epoch)
+    return symbol, arg_params, aux_params
