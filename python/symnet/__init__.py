@@ -15,6 +15,14 @@ from . import models
 from . import amp
 from . import trainer
 from . import model
+from . import initializer
+from . import initializer as init
+from . import lr_scheduler
+from . import metric
+from . import io
+from . import callback
+from . import module
+from . import module as mod
 from . import test_utils
 
 __version__ = "0.1.0"

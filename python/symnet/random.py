@@ -1,7 +1,19 @@
-"""Random seeding: symnet.random.seed(n) makes Dropout masks (and later initializers) repeatable."""
+"""Random seeding: symnet.random.seed(n) makes Dropout masks and parameter initialization
+repeatable (like MXNet's mx.random.seed)."""
+import numpy as np
+
 from . import _core
+
+_host = {"rng": np.random.RandomState(0)}
 
 
 def seed(seed_state, ctx="all"):
     """Restarts every random stream from `seed_state` (an int)."""
-    _core.random_seed(int(seed_state) & 0xFFFFFFFFFFFFFFFF)
+    seed_state = int(seed_state) & 0xFFFFFFFFFFFFFFFF
+    _core.random_seed(seed_state)
+    _host["rng"] = np.random.RandomState(seed_state % (2 ** 32))
+
+
+def host_rng():
+    """The numpy generator initializers draw from (reset by seed())."""
+    return _host["rng"]

@@ -2,7 +2,7 @@
 
     trainer = symnet.trainer.Trainer(net, {"data": (32, 64)}, optimizer="sgd",
                                      optimizer_params={"learning_rate": 0.1, "momentum": 0.9})
-    trainer.init_params(symnet.trainer.default_init)
+    trainer.init_params(symnet.init.Xavier())
     trainer.step(data=x, softmax_label=y)
 
 With symnet.amp.init_trainer(trainer) the steps use dynamic loss scaling: loss heads scale
@@ -12,21 +12,9 @@ scale; otherwise the update uses rescale_grad = 1/(batch_size * scale).
 """
 import numpy as np
 
+from . import initializer as initializer_mod
 from . import optimizer as opt
 from .context import current_context
-from .ndarray import NDArray
-
-
-def default_init(name, arr, rng=np.random):
-    """He-normal weights, zero biases/betas, unit gammas, zero/one moving statistics."""
-    if name.endswith("weight"):
-        shape = arr.shape
-        fan_in = int(np.prod(shape[1:])) if len(shape) > 1 else shape[0]
-        arr[:] = rng.normal(0, np.sqrt(2.0 / fan_in), shape)
-    elif name.endswith(("gamma", "moving_var")):
-        arr[:] = 1.0
-    else:
-        arr[:] = 0.0
 
 
 class Trainer:
@@ -51,13 +39,17 @@ class Trainer:
     def loss_scale(self):
         return self._amp_loss_scaler.loss_scale if self._amp_loss_scaler else 1.0
 
-    def init_params(self, init=default_init, arg_params=None, aux_params=None, seed=0):
-        """Fills parameters with `init(name, array)` and copies any given arg/aux params."""
-        rng = np.random.RandomState(seed)
+    def init_params(self, initializer=None, arg_params=None, aux_params=None, seed=None):
+        """Fills parameters with an initializer (default: He-normal weights, MXNet's suffix rules
+        for the rest) and copies any given arg/aux params over them."""
+        init = initializer_mod.create(initializer or initializer_mod.Xavier("gaussian", "in", 2))
+        if seed is not None:
+            init.set_rng(np.random.RandomState(seed))
+        attrs = self.executor.symbol.attr_dict()
         for n in self.param_names:
-            init(n, self.executor.arg_dict[n], rng) if init is default_init else init(n, self.executor.arg_dict[n])
+            init(initializer_mod.InitDesc(n, attrs.get(n, {})), self.executor.arg_dict[n])
         for n, a in self.executor.aux_dict.items():
-            init(n, a, rng) if init is default_init else init(n, a)
+            init(initializer_mod.InitDesc(n, attrs.get(n, {})), a)
         self.executor.copy_params_from(arg_params or {}, aux_params or {}, allow_extra_params=True)
 
     def forward_backward(self, **inputs):

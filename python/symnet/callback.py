@@ -1,0 +1,134 @@
+"""Training callbacks: Speedometer (MXNet's log line plus a live progress bar on a terminal),
+do_checkpoint, and LogWriter (one CSV or JSON-lines record per batch)."""
+import json
+import logging
+import sys
+import time
+
+from . import model as _model
+
+
+class BatchEndParam:
+    def __init__(self, epoch, nbatch, eval_metric, locals=None, num_batches=None):
+        self.epoch, self.nbatch, self.eval_metric, self.locals = epoch, nbatch, eval_metric, locals
+        self.num_batches = num_batches
+
+
+def _module_stats(param):
+    mod = (param.locals or {}).get("self")
+    out = {}
+    if mod is not None:
+        out["loss_scale"] = getattr(mod, "loss_scale", None)
+        opt = getattr(mod, "_optimizer", None)
+        if opt is not None:
+            out["lr"] = opt.lr_scheduler(opt.num_update) if opt.lr_scheduler else opt.lr
+    return out
+
+
+class Speedometer:
+    """Every `frequent` batches logs samples/sec and the metrics (MXNet's format); on a terminal
+    it also redraws a progress bar: epoch, batch i/N, img/s, metrics, loss scale, ETA."""
+
+    def __init__(self, batch_size, frequent=50, auto_reset=True, progress_bar=None, stream=None):
+        self.batch_size, self.frequent, self.auto_reset = batch_size, frequent, auto_reset
+        self.stream = stream or sys.stderr
+        self.progress_bar = self.stream.isatty() if progress_bar is None else progress_bar
+        self.init = False
+        self.tic = 0
+        self.last_count = 0
+        self.epoch_tic = time.time()
+        self.speed = 0.0
+
+    def __call__(self, param):
+        count = param.nbatch
+        if self.last_count > count or not self.init:
+            self.init, self.tic, self.epoch_tic = True, time.time(), time.time()
+            self.last_count = count
+            return
+        self.last_count = count
+        if self.progress_bar:
+            self._bar(param)
+        if count % self.frequent == 0:
+            elapsed = time.time() - self.tic
+            self.speed = self.frequent * self.batch_size / elapsed if elapsed > 0 else 0.0
+            msg = "Epoch[%d] Batch [%d]\tSpeed: %.2f samples/sec" % (param.epoch, count, self.speed)
+            if param.eval_metric is not None:
+                for name, value in param.eval_metric.get_name_value():
+                    msg += "\t%s=%f" % (name, value)
+                if self.auto_reset:
+                    param.eval_metric.reset()
+            scale = _module_stats(param).get("loss_scale")
+            if scale:
+                msg += "\tloss_scale=%g" % scale
+            logging.info(msg)
+            self.tic = time.time()
+
+    def _bar(self, param):
+        total = param.num_batches
+        done = param.nbatch
+        elapsed = time.time() - self.epoch_tic
+        rate = done * self.batch_size / elapsed if elapsed > 0 else 0.0
+        width = 24
+        frac = min(1.0, done / total) if total else 0.0
+        bar = "#" * int(width * frac) + "-" * (width - int(width * frac))
+        eta = (total - done) * (elapsed / done) if total and done else 0.0
+        parts = ["epoch %d" % param.epoch, "[%s]" % bar, "%d/%s" % (done, total or "?"), "%.1f img/s" % rate]
+        if param.eval_metric is not None:
+            parts += ["%s %.4f" % nv for nv in param.eval_metric.get_name_value()]
+        scale = _module_stats(param).get("loss_scale")
+        if scale:
+            parts.append("scale %g" % scale)
+        if total:
+            parts.append("ETA %ds" % eta)
+        self.stream.write("\r" + "  ".join(parts) + "\033[K")
+        if total and done >= total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def do_checkpoint(prefix, period=1, save_optimizer_states=False):
+    """Epoch-end callback saving prefix-symbol.json and prefix-%04d.params every `period`."""
+    period = int(max(1, period))
+
+    def _callback(iter_no, sym=None, arg=None, aux=None, module=None):
+        if (iter_no + 1) % period != 0:
+            return
+        if module is not None:
+            module.save_checkpoint(prefix, iter_no + 1, save_optimizer_states)
+        else:
+            _model.save_checkpoint(prefix, iter_no + 1, sym, arg, aux)
+
+    _callback.wants_module = True
+    return _callback
+
+
+class LogWriter:
+    """Batch-end callback writing one record per batch: epoch, batch, the metrics, lr, loss
+    scale and img/s, as CSV (path ending in .csv) or JSON lines (anything else)."""
+
+    def __init__(self, path, batch_size, run_name=None):
+        self.path, self.batch_size, self.run = path, batch_size, run_name or path
+        self._f = open(path, "w")
+        self._csv = path.endswith(".csv")
+        self._header = None
+        self._tic = time.time()
+
+    def __call__(self, param):
+        now = time.time()
+        rec = {"run": self.run, "epoch": param.epoch, "batch": param.nbatch,
+               "img_per_s": self.batch_size / max(now - self._tic, 1e-9)}
+        self._tic = now
+        if param.eval_metric is not None:
+            rec.update({k: float(v) for k, v in param.eval_metric.get_name_value()})
+        rec.update({k: v for k, v in _module_stats(param).items() if v is not None})
+        if self._csv:
+            if self._header is None:
+                self._header = list(rec)
+                self._f.write(",".join(self._header) + "\n")
+            self._f.write(",".join(str(rec.get(k, "")) for k in self._header) + "\n")
+        else:
+            self._f.write(json.dumps(rec) + "\n")
+        self._f.flush()
+
+    def close(self):
+        self._f.close()

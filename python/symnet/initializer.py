@@ -1,0 +1,163 @@
+"""Initializers with MXNet's name-suffix dispatch: *_weight gets the initializer's rule,
+*_bias and *_beta zeros, *_gamma ones, *_moving_mean zeros, *_moving_var ones. A variable's
+__init__ attribute (e.g. '["zero", {}]' from ResNet's zero-init option) takes precedence."""
+import json
+
+import numpy as np
+
+_REGISTRY = {}
+
+
+def register(klass):
+    _REGISTRY[klass.__name__.lower()] = klass
+    return klass
+
+
+class InitDesc(str):
+    """A parameter name that also carries its variable attributes (MXNet passes these)."""
+
+    def __new__(cls, name, attrs=None, global_init=None):
+        ret = super().__new__(cls, name)
+        ret.attrs = attrs or {}
+        ret.global_init = global_init
+        return ret
+
+
+class Initializer:
+    """Base: dispatches on the name suffix; subclasses implement _init_weight."""
+
+    def __init__(self, **kwargs):
+        self._kwargs = kwargs
+        self._rng = None  # None: symnet.random's generator (seeded by symnet.random.seed)
+
+    def set_rng(self, rng):
+        self._rng = rng
+        return self
+
+    @property
+    def rng(self):
+        if self._rng is not None:
+            return self._rng
+        from . import random
+        return random.host_rng()
+
+    def dumps(self):
+        """MXNet's text form: '["xavier", {"magnitude": 2}]'."""
+        return json.dumps([self.__class__.__name__.lower(), self._kwargs])
+
+    def __call__(self, desc, arr):
+        name = str(desc)
+        init = getattr(desc, "attrs", {}).get("__init__")
+        if init:
+            create(init).set_rng(self.rng)._init_weight(name, arr)
+            return
+        if name.endswith("weight"):
+            self._init_weight(name, arr)
+        elif name.endswith(("bias", "beta", "moving_mean", "moving_inv_var")):
+            arr[:] = 0.0
+        elif name.endswith(("gamma", "moving_var")):
+            arr[:] = 1.0
+        else:
+            self._init_default(name, arr)
+
+    def _init_weight(self, name, arr):
+        raise NotImplementedError()
+
+    def _init_default(self, name, arr):
+        raise ValueError("cannot initialize %r: its name does not end in weight, bias, gamma, beta, "
+                         "moving_mean or moving_var; name it so or pass its value" % name)
+
+
+@register
+class Zero(Initializer):
+    def _init_weight(self, name, arr):
+        arr[:] = 0.0
+
+
+@register
+class One(Initializer):
+    def _init_weight(self, name, arr):
+        arr[:] = 1.0
+
+
+@register
+class Constant(Initializer):
+    def __init__(self, value):
+        super().__init__(value=value)
+        self.value = value
+
+    def _init_weight(self, name, arr):
+        arr[:] = self.value
+
+
+@register
+class Uniform(Initializer):
+    """Uniform in [-scale, scale]."""
+
+    def __init__(self, scale=0.07):
+        super().__init__(scale=scale)
+        self.scale = scale
+
+    def _init_weight(self, name, arr):
+        arr[:] = self.rng.uniform(-self.scale, self.scale, arr.shape)
+
+
+@register
+class Normal(Initializer):
+    """Normal with mean 0 and standard deviation sigma."""
+
+    def __init__(self, sigma=0.01):
+        super().__init__(sigma=sigma)
+        self.sigma = sigma
+
+    def _init_weight(self, name, arr):
+        arr[:] = self.rng.normal(0, self.sigma, arr.shape)
+
+
+@register
+class Xavier(Initializer):
+    """Xavier/Glorot: scale = sqrt(magnitude / factor) where factor is fan_in, fan_out or their
+    average; rnd_type 'uniform' draws in [-scale, scale], 'gaussian' with deviation scale."""
+
+    def __init__(self, rnd_type="uniform", factor_type="avg", magnitude=3):
+        super().__init__(rnd_type=rnd_type, factor_type=factor_type, magnitude=magnitude)
+        if rnd_type not in ("uniform", "gaussian"):
+            raise ValueError("rnd_type must be 'uniform' or 'gaussian', not %r" % rnd_type)
+        if factor_type not in ("avg", "in", "out"):
+            raise ValueError("factor_type must be 'avg', 'in' or 'out', not %r" % factor_type)
+        self.rnd_type, self.factor_type, self.magnitude = rnd_type, factor_type, float(magnitude)
+
+    def _init_weight(self, name, arr):
+        shape = arr.shape
+        if len(shape) < 2:
+            raise ValueError("Xavier needs a weight of at least 2 dims; %s has shape %s" % (name, shape))
+        hw = int(np.prod(shape[2:])) if len(shape) > 2 else 1
+        fan_in, fan_out = shape[1] * hw, shape[0] * hw
+        factor = {"avg": (fan_in + fan_out) / 2.0, "in": fan_in, "out": fan_out}[self.factor_type]
+        scale = np.sqrt(self.magnitude / factor)
+        if self.rnd_type == "uniform":
+            arr[:] = self.rng.uniform(-scale, scale, shape)
+        else:
+            arr[:] = self.rng.normal(0, scale, shape)
+
+
+@register
+class MSRAPrelu(Xavier):
+    """He/MSRA initialisation (Xavier with magnitude 2/(1+slope^2), gaussian)."""
+
+    def __init__(self, factor_type="avg", slope=0.25):
+        super().__init__("gaussian", factor_type, 2.0 / (1 + slope ** 2))
+        self._kwargs = {"factor_type": factor_type, "slope": slope}
+
+
+def create(init):
+    """An initializer from an instance, a name ('xavier') or MXNet's JSON dump."""
+    if isinstance(init, Initializer):
+        return init
+    if isinstance(init, str):
+        text = init.strip()
+        if text.startswith("["):
+            name, kwargs = json.loads(text)
+            return _REGISTRY[name.lower()](**kwargs)
+        return _REGISTRY[text.lower()]()
+    raise TypeError("cannot make an initializer from %r" % (init,))

@@ -1,0 +1,162 @@
+"""Evaluation metrics (MXNet's): Accuracy, TopKAccuracy, CrossEntropy, Loss, CompositeEvalMetric,
+and metric.create('acc')."""
+import numpy as np
+
+from .ndarray import NDArray
+
+_REGISTRY = {}
+
+
+def register(*names):
+    def deco(klass):
+        for n in names:
+            _REGISTRY[n.lower()] = klass
+        return klass
+    return deco
+
+
+def _np(x):
+    return x.asnumpy() if isinstance(x, NDArray) else np.asarray(x)
+
+
+class EvalMetric:
+    def __init__(self, name, output_names=None, label_names=None):
+        self.name = name
+        self.output_names, self.label_names = output_names, label_names
+        self.reset()
+
+    def reset(self):
+        self.num_inst = 0
+        self.sum_metric = 0.0
+
+    def update(self, labels, preds):
+        raise NotImplementedError()
+
+    def update_dict(self, label, pred):
+        self.update(list(label.values()), list(pred.values()))
+
+    def get(self):
+        if self.num_inst == 0:
+            return self.name, float("nan")
+        return self.name, self.sum_metric / self.num_inst
+
+    def get_name_value(self):
+        name, value = self.get()
+        if not isinstance(name, list):
+            name, value = [name], [value]
+        return list(zip(name, value))
+
+    def __str__(self):
+        return "EvalMetric: %s" % dict(self.get_name_value())
+
+
+@register("acc", "accuracy")
+class Accuracy(EvalMetric):
+    def __init__(self, axis=1, name="accuracy", **kw):
+        self.axis = axis
+        super().__init__(name, **kw)
+
+    def update(self, labels, preds):
+        for label, pred in zip(labels, preds):
+            p, l = _np(pred), _np(label)
+            if p.shape != l.shape:
+                p = p.argmax(axis=self.axis)
+            p, l = p.astype(np.int64).ravel(), l.astype(np.int64).ravel()
+            if p.shape != l.shape:
+                raise ValueError("labels %s and predictions %s do not match" % (l.shape, p.shape))
+            self.sum_metric += float((p == l).sum())
+            self.num_inst += len(p)
+
+
+@register("top_k_accuracy", "top_k_acc")
+class TopKAccuracy(EvalMetric):
+    def __init__(self, top_k=1, name="top_k_accuracy", **kw):
+        self.top_k = top_k
+        super().__init__("%s_%d" % (name, top_k), **kw)
+
+    def update(self, labels, preds):
+        for label, pred in zip(labels, preds):
+            p, l = _np(pred), _np(label).astype(np.int64).ravel()
+            top = np.argsort(-p, axis=1)[:, :self.top_k]
+            self.sum_metric += float((top == l[:, None]).any(axis=1).sum())
+            self.num_inst += len(l)
+
+
+@register("ce", "cross-entropy")
+class CrossEntropy(EvalMetric):
+    def __init__(self, eps=1e-12, name="cross-entropy", **kw):
+        self.eps = eps
+        super().__init__(name, **kw)
+
+    def update(self, labels, preds):
+        for label, pred in zip(labels, preds):
+            p, l = _np(pred), _np(label).astype(np.int64).ravel()
+            prob = p[np.arange(len(l)), l]
+            self.sum_metric += float(-np.log(prob + self.eps).sum())
+            self.num_inst += len(l)
+
+
+@register("loss")
+class Loss(EvalMetric):
+    """The mean of the outputs (for nets whose output is their loss)."""
+
+    def __init__(self, name="loss", **kw):
+        super().__init__(name, **kw)
+
+    def update(self, _, preds):
+        for pred in preds:
+            p = _np(pred)
+            self.sum_metric += float(p.sum())
+            self.num_inst += p.size
+
+
+class CompositeEvalMetric(EvalMetric):
+    def __init__(self, metrics=None, name="composite", **kw):
+        self.metrics = [create(m) for m in (metrics or [])]
+        super().__init__(name, **kw)
+
+    def add(self, metric):
+        self.metrics.append(create(metric))
+
+    def reset(self):
+        for m in getattr(self, "metrics", []):
+            m.reset()
+
+    def update(self, labels, preds):
+        for m in self.metrics:
+            m.update(labels, preds)
+
+    def get(self):
+        names, values = [], []
+        for m in self.metrics:
+            n, v = m.get()
+            names += n if isinstance(n, list) else [n]
+            values += v if isinstance(v, list) else [v]
+        return names, values
+
+
+def create(metric, *args, **kwargs):
+    """A metric from an instance, a name ('acc', 'ce', 'top_k_accuracy'), a list, or a callable."""
+    if isinstance(metric, EvalMetric):
+        return metric
+    if isinstance(metric, (list, tuple)):
+        return CompositeEvalMetric([create(m) for m in metric])
+    if isinstance(metric, str):
+        try:
+            return _REGISTRY[metric.lower()](*args, **kwargs)
+        except KeyError:
+            raise ValueError("unknown metric %r; known: %s" % (metric, ", ".join(sorted(_REGISTRY)))) from None
+    if callable(metric):
+        return CustomMetric(metric)
+    raise TypeError("cannot make a metric from %r" % (metric,))
+
+
+class CustomMetric(EvalMetric):
+    def __init__(self, feval, name=None, **kw):
+        self._feval = feval
+        super().__init__(name or getattr(feval, "__name__", "custom"), **kw)
+
+    def update(self, labels, preds):
+        for label, pred in zip(labels, preds):
+            self.sum_metric += float(self._feval(_np(label), _np(pred)))
+            self.num_inst += 1

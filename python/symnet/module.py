@@ -1,0 +1,384 @@
+"""Module: MXNet's high-level training interface over a bound symbol (bind, init_params,
+init_optimizer, forward/backward/update, fit, score, predict, checkpoints).
+
+With symnet.amp.init(...) the bound graph is the mixed-precision one; symnet.amp.init_trainer
+(module) adds dynamic loss scaling (the scale shows in the logs and is saved with the
+optimizer states).
+"""
+import json
+import logging
+import time
+
+import numpy as np
+
+from . import initializer as init_mod
+from . import metric as metric_mod
+from . import model as model_mod
+from . import ndarray as nd
+from . import optimizer as opt_mod
+from . import symbol as sym_mod
+from .callback import BatchEndParam
+from .context import current_context
+from .io import DataDesc
+
+
+def _descs(shapes):
+    out = []
+    for s in shapes or []:
+        out.append(s if isinstance(s, DataDesc) else DataDesc(s[0], s[1]))
+    return out
+
+
+class Module:
+    def __init__(self, symbol, data_names=("data",), label_names=("softmax_label",), context=None,
+                 work_load_list=None, fixed_param_names=None, logger=logging, state_names=None,
+                 group2ctxs=None, compression_params=None):
+        if isinstance(context, (list, tuple)):
+            if len(context) > 1:
+                raise ValueError("symnet's Module runs on one device; got %r" % (context,))
+            context = context[0]
+        self._symbol = symbol
+        self._context = context or current_context()
+        self.logger = logger
+        args = symbol.list_arguments()
+        self._data_names = list(data_names or [])
+        self._label_names = [n for n in (label_names or []) if n in args]
+        for n in self._data_names:
+            if n not in args:
+                raise ValueError("data name %r is not an argument of the symbol; arguments: %s" % (n, args))
+        self._fixed = set(fixed_param_names or [])
+        inputs = set(self._data_names) | set(self._label_names)
+        self._param_names = [n for n in args if n not in inputs]
+        self._aux_names = symbol.list_auxiliary_states()
+        self.binded = self.params_initialized = self.optimizer_initialized = False
+        self._exec = None
+        self._arg_params = self._aux_params = None
+        self._optimizer = None
+        self._states = {}
+        self._amp_loss_scaler = None
+        self._preload_opt_states = None
+        self.num_skipped_updates = 0
+
+    # ---- properties -------------------------------------------------------------------------
+    @property
+    def symbol(self):
+        return self._symbol
+
+    @property
+    def data_names(self):
+        return self._data_names
+
+    @property
+    def label_names(self):
+        return self._label_names
+
+    @property
+    def output_names(self):
+        return self._symbol.list_outputs()
+
+    @property
+    def data_shapes(self):
+        return self._data_shapes
+
+    @property
+    def label_shapes(self):
+        return self._label_shapes
+
+    @property
+    def output_shapes(self):
+        return [(n, o.shape) for n, o in zip(self.output_names, self._exec.outputs)]
+
+    @property
+    def loss_scale(self):
+        return self._amp_loss_scaler.loss_scale if self._amp_loss_scaler else None
+
+    @property
+    def optimizer(self):
+        return self._optimizer
+
+    # ---- binding and parameters ---------------------------------------------------------------
+    def bind(self, data_shapes, label_shapes=None, for_training=True, inputs_need_grad=False,
+             force_rebind=False, shared_module=None, grad_req="write"):
+        if self.binded and not force_rebind:
+            self.logger.warning("Already bound, ignoring bind()")
+            return
+        self._data_shapes, self._label_shapes = _descs(data_shapes), _descs(label_shapes)
+        self.for_training = for_training
+        shapes = {d.name: d.shape for d in self._data_shapes + self._label_shapes}
+        types = {d.name: d.dtype for d in self._data_shapes + self._label_shapes}
+        reqs = {}
+        for n in self._symbol.list_arguments():
+            if n in self._param_names and for_training and n not in self._fixed:
+                reqs[n] = grad_req if isinstance(grad_req, str) else grad_req.get(n, "write")
+            elif n in self._data_names and inputs_need_grad:
+                reqs[n] = "write"
+            else:
+                reqs[n] = "null"
+        self._exec = self._symbol.simple_bind(self._context, grad_req=reqs, type_dict=types, **shapes)
+        self.binded = True
+        if self.params_initialized:  # rebinding keeps the parameters
+            self._exec.copy_params_from(self._arg_params, self._aux_params)
+
+    def init_params(self, initializer=None, arg_params=None, aux_params=None, allow_missing=False,
+                    force_init=False, allow_extra=False, seed=None):
+        if self.params_initialized and not force_init:
+            self.logger.warning("Parameters already initialized and force_init=False")
+            return
+        assert self.binded, "call bind before init_params"
+        initializer = init_mod.create(initializer or init_mod.Uniform(0.01))
+        if seed is not None:
+            initializer.set_rng(np.random.RandomState(seed))
+        attrs = self._symbol.attr_dict()
+        for names, given, target in ((self._param_names, arg_params, self._exec.arg_dict),
+                                     (self._aux_names, aux_params, self._exec.aux_dict)):
+            for n in names:
+                if given is not None and n in given:
+                    target[n][:] = given[n]
+                elif given is not None and not allow_missing:
+                    raise RuntimeError("%s is not presented" % n)
+                else:
+                    initializer(init_mod.InitDesc(n, attrs.get(n, {})), target[n])
+        if not allow_extra:
+            extra = [k for k in (arg_params or {}) if k not in self._param_names] + \
+                    [k for k in (aux_params or {}) if k not in self._aux_names]
+            if extra:
+                raise ValueError("unknown parameters: %s (use allow_extra=True)" % ", ".join(extra))
+        self._sync_params_from_exec()
+        self.params_initialized = True
+
+    def _sync_params_from_exec(self):
+        self._arg_params = {n: self._exec.arg_dict[n] for n in self._param_names}
+        self._aux_params = {n: self._exec.aux_dict[n] for n in self._aux_names}
+
+    def get_params(self):
+        """Copies of (arg_params, aux_params)."""
+        assert self.params_initialized
+        return ({k: v.copy() for k, v in self._arg_params.items()},
+                {k: v.copy() for k, v in self._aux_params.items()})
+
+    def set_params(self, arg_params, aux_params, allow_missing=False, force_init=True, allow_extra=False):
+        self.init_params(None, arg_params, aux_params, allow_missing, force_init, allow_extra)
+
+    # ---- optimizer ------------------------------------------------------------------------------
+    def init_optimizer(self, kvstore="local", optimizer="sgd",
+                       optimizer_params=(("learning_rate", 0.01),), force_init=False):
+        assert self.binded and self.params_initialized
+        if self.optimizer_initialized and not force_init:
+            self.logger.warning("optimizer already initialized, ignoring")
+            return
+        params = dict(optimizer_params)
+        if "rescale_grad" not in params:
+            params["rescale_grad"] = 1.0 / self._data_shapes[0].shape[0]
+        if isinstance(optimizer, str):
+            optimizer = opt_mod.create(optimizer, param_idx2name=dict(enumerate(self._param_names)), **params)
+        self._optimizer = optimizer
+        self._base_rescale = optimizer.rescale_grad
+        if self._amp_loss_scaler is not None:
+            optimizer.multi_precision = True
+        self._states = {}
+        self.optimizer_initialized = True
+        if self._preload_opt_states is not None:
+            self.load_optimizer_states(self._preload_opt_states)
+            self._preload_opt_states = None
+
+    # ---- computation ----------------------------------------------------------------------------
+    def forward(self, data_batch, is_train=None):
+        assert self.binded and self.params_initialized
+        is_train = self.for_training if is_train is None else is_train
+        for name, arr in zip(self._data_names, data_batch.data):
+            self._exec.arg_dict[name][:] = arr
+        if data_batch.label is not None and self._label_names and is_train:
+            for name, arr in zip(self._label_names, data_batch.label):
+                self._exec.arg_dict[name][:] = arr
+        self._exec.forward(is_train=is_train)
+
+    def backward(self, out_grads=None):
+        assert self.binded and self.params_initialized
+        self._exec.handle.set_loss_scale(self._amp_loss_scaler.loss_scale if self._amp_loss_scaler else 1.0)
+        self._exec.backward(out_grads)
+
+    def forward_backward(self, data_batch):
+        self.forward(data_batch, is_train=True)
+        self.backward()
+
+    def update(self):
+        """Applies the optimizer. With a loss scaler: on inf/nan gradients the update is
+        skipped entirely (returns False) and the scale halves."""
+        assert self.optimizer_initialized
+        train = [n for n in self._param_names if n not in self._fixed]
+        grads = [self._exec.grad_dict[n] for n in train]
+        scale = 1.0
+        if self._amp_loss_scaler is not None:
+            scale = self._exec.handle.loss_scale
+            overflow = self._amp_loss_scaler.has_overflow(grads)
+            self._amp_loss_scaler.update_scale(overflow)
+            if overflow:
+                self.num_skipped_updates += 1
+                return False
+        self._optimizer.rescale_grad = self._base_rescale / scale
+        indices = [self._param_names.index(n) for n in train]
+        weights = [self._exec.arg_dict[n] for n in train]
+        for i, w in zip(indices, weights):
+            if i not in self._states:
+                self._states[i] = self._optimizer.create_state(i, w)
+        states = [self._states[i] for i in indices]
+        if hasattr(self._optimizer, "update_multi"):
+            self._optimizer.update_multi(indices, weights, grads, states)
+        else:
+            for i, w, g, s in zip(indices, weights, grads, states):
+                self._optimizer.update(i, w, g, s)
+        return True
+
+    def get_outputs(self, merge_multi_context=True):
+        return self._exec.outputs
+
+    def get_input_grads(self, merge_multi_context=True):
+        return [self._exec.grad_dict[n] for n in self._data_names]
+
+    def update_metric(self, eval_metric, labels, pre_sliced=False):
+        eval_metric.update(labels, self.get_outputs())
+
+    # ---- loops ----------------------------------------------------------------------------------
+    def fit(self, train_data, eval_data=None, eval_metric="acc", epoch_end_callback=None,
+            batch_end_callback=None, kvstore="local", optimizer="sgd",
+            optimizer_params=(("learning_rate", 0.01),), eval_end_callback=None,
+            eval_batch_end_callback=None, initializer=None, arg_params=None, aux_params=None,
+            allow_missing=False, force_rebind=False, force_init=False, begin_epoch=0,
+            num_epoch=None, validation_metric=None, monitor=None, sparse_row_id_fn=None):
+        assert num_epoch is not None, "please specify number of epochs"
+        self.bind(train_data.provide_data, train_data.provide_label, for_training=True,
+                  force_rebind=force_rebind)
+        self.init_params(initializer or init_mod.Uniform(0.01), arg_params, aux_params,
+                         allow_missing=allow_missing, force_init=force_init)
+        self.init_optimizer(kvstore, optimizer, optimizer_params)
+        validation_metric = validation_metric or eval_metric
+        eval_metric = metric_mod.create(eval_metric)
+        num_batches = getattr(train_data, "num_data", None)
+        if num_batches is not None:
+            num_batches = -(-num_batches // train_data.batch_size)
+        if hasattr(train_data, "set_epoch"):
+            train_data.set_epoch(begin_epoch)
+        for epoch in range(begin_epoch, num_epoch):
+            tic = time.time()
+            eval_metric.reset()
+            nbatch = 0
+            for batch in train_data:
+                self.forward_backward(batch)
+                self.update()
+                self.update_metric(eval_metric, batch.label)
+                nbatch += 1
+                if batch_end_callback is not None:
+                    param = BatchEndParam(epoch, nbatch, eval_metric, locals(), num_batches)
+                    for cb in _as_list(batch_end_callback):
+                        cb(param)
+            for name, val in eval_metric.get_name_value():
+                self.logger.info("Epoch[%d] Train-%s=%f", epoch, name, val)
+            self.logger.info("Epoch[%d] Time cost=%.3f", epoch, time.time() - tic)
+            self._sync_params_from_exec()
+            if epoch_end_callback is not None:
+                for cb in _as_list(epoch_end_callback):
+                    if getattr(cb, "wants_module", False):
+                        cb(epoch, self._symbol, self._arg_params, self._aux_params, module=self)
+                    else:
+                        cb(epoch, self._symbol, self._arg_params, self._aux_params)
+            if eval_data is not None:
+                res = self.score(eval_data, validation_metric, batch_end_callback=eval_batch_end_callback,
+                                 epoch=epoch)
+                for name, val in res:
+                    self.logger.info("Epoch[%d] Validation-%s=%f", epoch, name, val)
+                if eval_end_callback is not None:
+                    for cb in _as_list(eval_end_callback):
+                        cb(BatchEndParam(epoch, 0, metric_mod.create(validation_metric), locals()))
+            train_data.reset()
+
+    def score(self, eval_data, eval_metric, num_batch=None, batch_end_callback=None,
+              score_end_callback=None, reset=True, epoch=0, sparse_row_id_fn=None):
+        assert self.binded and self.params_initialized
+        if reset:
+            eval_data.reset()
+        eval_metric = metric_mod.create(eval_metric)
+        eval_metric.reset()
+        for nbatch, batch in enumerate(eval_data):
+            if num_batch is not None and nbatch == num_batch:
+                break
+            self.forward(batch, is_train=False)
+            outs = self.get_outputs()
+            keep = batch.data[0].shape[0] - batch.pad
+            eval_metric.update([l[:keep] for l in batch.label], [o[:keep] for o in outs])
+            if batch_end_callback is not None:
+                for cb in _as_list(batch_end_callback):
+                    cb(BatchEndParam(epoch, nbatch, eval_metric, locals()))
+        return eval_metric.get_name_value()
+
+    def predict(self, eval_data, num_batch=None, merge_batches=True, reset=True,
+                always_output_list=False, sparse_row_id_fn=None):
+        assert self.binded and self.params_initialized
+        if reset:
+            eval_data.reset()
+        outputs = []
+        for nbatch, batch in enumerate(eval_data):
+            if num_batch is not None and nbatch == num_batch:
+                break
+            self.forward(batch, is_train=False)
+            keep = batch.data[0].shape[0] - batch.pad
+            outputs.append([o.asnumpy()[:keep] for o in self.get_outputs()])
+        if not merge_batches:
+            return outputs
+        merged = [nd.array(np.concatenate([b[i] for b in outputs]), dtype=outputs[0][i].dtype)
+                  for i in range(len(outputs[0]))] if outputs else []
+        return merged if (always_output_list or len(merged) != 1) else merged[0]
+
+    # ---- checkpoints ----------------------------------------------------------------------------
+    def save_checkpoint(self, prefix, epoch, save_optimizer_states=False, remove_amp_cast=True):
+        self._sync_params_from_exec()
+        model_mod.save_checkpoint(prefix, epoch, self._symbol, self._arg_params, self._aux_params)
+        if save_optimizer_states:
+            self.save_optimizer_states("%s-%04d.states" % (prefix, epoch))
+
+    @staticmethod
+    def load(prefix, epoch, load_optimizer_states=False, **kwargs):
+        sym, args, auxs = model_mod.load_checkpoint(prefix, epoch)
+        mod = Module(symbol=sym, **kwargs)
+        mod._arg_params, mod._aux_params = args, auxs
+        mod.params_initialized = True  # bind() copies them into the executor
+        if load_optimizer_states:
+            mod._preload_opt_states = "%s-%04d.states" % (prefix, epoch)
+        return mod
+
+    def save_optimizer_states(self, fname):
+        """Optimizer states, update counts and the loss scaler in one .params-format file."""
+        assert self.optimizer_initialized
+        arrays = {}
+        for i, st in self._states.items():
+            parts = st if isinstance(st, tuple) else (st,)
+            for j, a in enumerate(parts):
+                if a is not None:
+                    arrays["state:%d:%d" % (i, j)] = a
+        meta = {"num_update": self._optimizer.num_update,
+                "index_update_count": {str(k): v for k, v in self._optimizer._index_update_count.items()},
+                "layout": {str(i): [a is not None for a in (st if isinstance(st, tuple) else (st,))] + [isinstance(st, tuple)]
+                           for i, st in self._states.items()},
+                "loss_scaler": self._amp_loss_scaler.state_dict() if self._amp_loss_scaler else None}
+        arrays["meta"] = nd.array(np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8), dtype="uint8")
+        nd.save(fname, arrays)
+
+    def load_optimizer_states(self, fname):
+        assert self.optimizer_initialized
+        loaded = nd.load(fname)
+        meta = json.loads(bytes(loaded.pop("meta").asnumpy()).decode())
+        self._optimizer.num_update = meta["num_update"]
+        self._optimizer._index_update_count = {int(k): v for k, v in meta["index_update_count"].items()}
+        self._states = {}
+        for i, present in meta["layout"].items():
+            is_tuple = present[-1]
+            parts = [loaded.get("state:%s:%d" % (i, j)) if p else None for j, p in enumerate(present[:-1])]
+            self._states[int(i)] = tuple(parts) if is_tuple else parts[0]
+        if meta.get("loss_scaler") is not None:
+            from .amp import LossScaler
+            if self._amp_loss_scaler is None:
+                self._amp_loss_scaler = LossScaler()
+            self._amp_loss_scaler.load_state_dict(meta["loss_scaler"])
+
+
+def _as_list(x):
+    return list(x) if isinstance(x, (list, tuple)) else [x]
