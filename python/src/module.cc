@@ -102,4 +102,5 @@ PYBIND11_MODULE(_core, m) {
   InitSymbol(m);
   InitExecutor(m);
   InitAmp(m);
+  InitIO(m);
 }

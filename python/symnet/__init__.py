@@ -20,6 +20,7 @@ from . import initializer as init
 from . import lr_scheduler
 from . import metric
 from . import io
+from . import recordio
 from . import callback
 from . import module
 from . import module as mod

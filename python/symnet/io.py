@@ -157,3 +157,72 @@ class NDArrayIter(DataIter):
 
     def getindex(self):
         return self._batch_idx
+
+
+class ImageRecordIter(DataIter):
+    """Batches of decoded, augmented images from an MXNet .rec file (JPEG records), decoded in
+    C++ worker threads ahead of training. Options follow mx.io.ImageRecordIter: path_imgrec,
+    path_imgidx, data_shape, batch_size, label_width, shuffle, seed, num_parts, part_index,
+    preprocess_threads, prefetch_buffer, resize, rand_crop, random_resized_crop,
+    min_random_area, max_random_area, min_aspect_ratio, max_aspect_ratio, rand_mirror,
+    mean_r/g/b, std_r/g/b, scale, dtype, round_batch, skip_bad; data_name, label_name."""
+
+    def __init__(self, data_name="data", label_name="softmax_label", **kwargs):
+        from . import _core
+        if "path_imgrec" not in kwargs or "data_shape" not in kwargs:
+            raise ValueError("ImageRecordIter needs path_imgrec and data_shape")
+        kwargs = dict(kwargs)
+        for drop in ("num_parts", "part_index"):
+            if kwargs.get(drop) is None:
+                kwargs.pop(drop, None)
+        if "dtype" in kwargs:
+            from .base import dtype_name
+            kwargs["dtype"] = dtype_name(kwargs["dtype"])
+        for key in ("mean_r", "mean_g", "mean_b", "std_r", "std_g", "std_b", "scale",
+                    "min_random_area", "max_random_area", "min_aspect_ratio", "max_aspect_ratio"):
+            if key in kwargs:
+                kwargs[key] = float(kwargs[key])
+        kwargs["data_shape"] = tuple(int(v) for v in kwargs["data_shape"])
+        super().__init__(int(kwargs.get("batch_size", 32)))
+        self._handle = _core.ImageRecordIter(kwargs)
+        self.data_name, self.label_name = data_name, label_name
+        self.data_shape = kwargs["data_shape"]
+        self.label_width = int(kwargs.get("label_width", 1))
+        self.dtype = kwargs.get("dtype", "float32")
+        self.num_data = self._handle.num_records()
+        self._cur = None
+
+    @property
+    def provide_data(self):
+        return [DataDesc(self.data_name, (self.batch_size,) + self.data_shape, np.dtype(self.dtype) if self.dtype != "bfloat16" else np.float32)]
+
+    @property
+    def provide_label(self):
+        shape = (self.batch_size,) if self.label_width == 1 else (self.batch_size, self.label_width)
+        return [DataDesc(self.label_name, shape)]
+
+    def reset(self):
+        self._handle.reset()
+
+    def set_epoch(self, epoch):
+        self._handle.set_epoch(int(epoch))
+
+    def iter_next(self):
+        self._cur = self._handle.next()
+        return self._cur is not None
+
+    def getdata(self):
+        return [NDArray(self._cur[0])]
+
+    def getlabel(self):
+        return [NDArray(self._cur[1])]
+
+    def getpad(self):
+        return self._cur[2]
+
+    def getindex(self):
+        return np.array(self._cur[3], dtype=np.uint64)
+
+    @property
+    def num_skipped(self):
+        return self._handle.num_skipped()

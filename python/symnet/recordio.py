@@ -1,0 +1,150 @@
+"""RecordIO (MXNet's mx.recordio): MXRecordIO, MXIndexedRecordIO, IRHeader, pack/unpack and
+pack_img/unpack_img. Files are byte-compatible with MXNet's im2rec output.
+
+Like MXNet (which uses OpenCV), pack_img takes and unpack_img returns images in BGR channel
+order; the JPEG bytes themselves hold the true colours.
+"""
+from collections import namedtuple
+import io as _pyio
+
+import numpy as np
+
+from . import _core
+
+IRHeader = namedtuple("HEADER", ["flag", "label", "id", "id2"])
+
+
+class MXRecordIO:
+    """Sequential reading ('r') or writing ('w') of a .rec file."""
+
+    def __init__(self, uri, flag):
+        self.uri, self.flag = str(uri), flag
+        self.handle = None
+        self.open()
+
+    def open(self):
+        self.handle = _core.RecordIOFile(self.uri, self.flag)
+        self.writable = self.flag == "w"
+
+    def close(self):
+        if self.handle is not None:
+            self.handle.close()
+            self.handle = None
+
+    def __del__(self):
+        self.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def reset(self):
+        self.close()
+        self.open()
+
+    def write(self, buf):
+        return self.handle.write(bytes(buf))
+
+    def read(self):
+        """The next record (bytes), or None at the end."""
+        return self.handle.read()
+
+    def tell(self):
+        return self.handle.tell()
+
+
+class MXIndexedRecordIO(MXRecordIO):
+    """A .rec file with an .idx file of "key\\toffset" lines for random access."""
+
+    def __init__(self, idx_path, uri, flag, key_type=int):
+        self.idx_path, self.key_type = str(idx_path), key_type
+        self.idx, self.keys = {}, []
+        self.fidx = None
+        super().__init__(uri, flag)
+
+    def open(self):
+        super().open()
+        self.idx, self.keys = {}, []
+        if self.writable:
+            self.fidx = open(self.idx_path, "w")
+        else:
+            with open(self.idx_path) as f:
+                for n, line in enumerate(f, 1):
+                    if not line.strip():
+                        continue
+                    parts = line.split("\t")
+                    if len(parts) != 2:
+                        raise ValueError("%s line %d is not 'key<TAB>offset'" % (self.idx_path, n))
+                    key = self.key_type(parts[0])
+                    self.idx[key] = int(parts[1])
+                    self.keys.append(key)
+
+    def close(self):
+        if getattr(self, "fidx", None) is not None:
+            self.fidx.close()
+            self.fidx = None
+        super().close()
+
+    def seek(self, idx):
+        self.handle.seek(self.idx[idx])
+
+    def read_idx(self, idx):
+        self.seek(idx)
+        return self.read()
+
+    def write_idx(self, idx, buf):
+        key = self.key_type(idx)
+        pos = self.write(buf)
+        self.fidx.write("%s\t%d\n" % (str(key), pos))
+        self.idx[key] = pos
+        self.keys.append(key)
+
+
+def pack(header, s):
+    """header (IRHeader; label a float or an array of floats) + bytes -> record."""
+    label = header.label
+    if isinstance(label, (int, float, np.number)):
+        return _core.pack_image_record(0, [], float(label), int(header.id), int(header.id2), bytes(s))
+    labels = [float(v) for v in np.asarray(label).ravel()]
+    return _core.pack_image_record(len(labels), labels, 0.0, int(header.id), int(header.id2), bytes(s))
+
+
+def unpack(s):
+    """record -> (IRHeader, payload bytes); the label is an array when there are several."""
+    flag, label, labels, id_, id2, payload = _core.unpack_image_record(bytes(s))
+    if flag > 0:
+        label = np.array(labels, dtype=np.float32)
+    return IRHeader(flag, label, id_, id2), payload
+
+
+def _pil():
+    try:
+        from PIL import Image
+    except ImportError as e:
+        raise ImportError("pack_img/unpack_img need Pillow (pip install pillow)") from e
+    return Image
+
+
+def pack_img(header, img, quality=95, img_fmt=".jpg"):
+    """Encodes a BGR (or grayscale) uint8 image and packs it with header."""
+    Image = _pil()
+    img = np.asarray(img)
+    if img.ndim == 3:
+        img = img[:, :, ::-1]  # BGR -> RGB for the encoder
+    buf = _pyio.BytesIO()
+    fmt = {".jpg": "JPEG", ".jpeg": "JPEG", ".png": "PNG"}[img_fmt.lower()]
+    kw = {"quality": int(quality)} if fmt == "JPEG" else {"compress_level": min(9, max(0, int(quality)))}
+    Image.fromarray(np.ascontiguousarray(img.astype(np.uint8))).save(buf, format=fmt, **kw)
+    return pack(header, buf.getvalue())
+
+
+def unpack_img(s, iscolor=-1):
+    """record -> (IRHeader, image as a BGR uint8 array; grayscale with iscolor=0)."""
+    Image = _pil()
+    header, payload = unpack(s)
+    im = Image.open(_pyio.BytesIO(payload))
+    if iscolor == 0:
+        return header, np.asarray(im.convert("L"))
+    return header, np.asarray(im.convert("RGB"))[:, :, ::-1]

@@ -1,0 +1,26 @@
+/*! \brief JPEG decoding with libjpeg(-turbo) whose errors become exceptions, not exit(). */
+#ifndef SYMNET_SRC_IO_JPEG_CODEC_H_
+#define SYMNET_SRC_IO_JPEG_CODEC_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace symnet {
+namespace io {
+
+/*! \brief An 8-bit interleaved RGB image (HWC). */
+struct Image {
+  int height = 0, width = 0;
+  std::vector<uint8_t> rgb;
+};
+
+/*! \brief Decodes JPEG bytes to RGB (grayscale is expanded). Returns false with `why` on failure. */
+bool DecodeJPEG(const std::string& bytes, Image* out, std::string* why);
+/*! \brief Encodes RGB to JPEG at `quality` (for tests and tools). */
+std::string EncodeJPEG(const Image& img, int quality);
+
+}  // namespace io
+}  // namespace symnet
+
+#endif  // SYMNET_SRC_IO_JPEG_CODEC_H_

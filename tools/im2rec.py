@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""im2rec: image folders -> .lst files -> .rec/.idx files (MXNet's tool, same options and
+formats; the output reads in MXNet and in symnet's ImageRecordIter).
+
+  # 1. list: one class per sub-folder (with --recursive), optional train/val split
+  python3 tools/im2rec.py --list --recursive --train-ratio 0.8 data/digits images/
+  # 2. pack every data/digits*.lst into .rec + .idx
+  python3 tools/im2rec.py --resize 40 --center-crop --quality 95 --num-thread 4 data/digits images/
+"""
+import argparse
+import os
+import random
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+try:
+    import symnet.recordio as recordio
+except ImportError:  # run from a source checkout without installing
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "python"))
+    import symnet.recordio as recordio
+
+
+def list_images(root, recursive, exts):
+    """(relative path, label) pairs: with recursive, each sub-folder (sorted) is a class."""
+    items = []
+    if recursive:
+        classes = sorted(d for d in os.listdir(root) if os.path.isdir(os.path.join(root, d)))
+        for label, cls in enumerate(classes):
+            for dirpath, _, files in sorted(os.walk(os.path.join(root, cls))):
+                for f in sorted(files):
+                    if os.path.splitext(f)[1].lower() in exts:
+                        items.append((os.path.relpath(os.path.join(dirpath, f), root), label))
+    else:
+        for f in sorted(os.listdir(root)):
+            if os.path.splitext(f)[1].lower() in exts:
+                items.append((f, 0))
+    return items
+
+
+def write_list(path, items):
+    with open(path, "w") as f:
+        for i, (rel, label) in enumerate(items):
+            f.write("%d\t%f\t%s\n" % (i, label, rel))
+
+
+def make_lists(args):
+    items = list_images(args.root, args.recursive, set(e.lower() for e in args.exts))
+    if not items:
+        raise SystemExit("no images with extensions %s under %s" % (args.exts, args.root))
+    if args.shuffle:
+        random.Random(args.seed).shuffle(items)
+    n = len(items)
+    n_test = int(n * args.test_ratio)
+    n_train = int(n * args.train_ratio)
+    if args.train_ratio >= 1.0 and args.test_ratio == 0:
+        write_list(args.prefix + ".lst", items)
+        print("wrote %s.lst (%d images)" % (args.prefix, n))
+        return
+    if n_test:
+        write_list(args.prefix + "_test.lst", items[:n_test])
+    write_list(args.prefix + "_train.lst", items[n_test:n_test + n_train])
+    if n_test + n_train < n:
+        write_list(args.prefix + "_val.lst", items[n_test + n_train:])
+    print("wrote lists for %d images (%d train, %d test, %d val)" %
+          (n, n_train, n_test, n - n_test - n_train))
+
+
+def read_list(path):
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            parts = line.strip().split("\t")
+            if len(parts) < 3:
+                raise SystemExit("%s line %d: expected 'index<TAB>label...<TAB>path'" % (path, n))
+            yield int(parts[0]), [float(v) for v in parts[1:-1]], parts[-1]
+
+
+def load_image(path, args):
+    from PIL import Image
+    im = Image.open(path).convert("RGB" if args.color != 0 else "L")
+    if args.resize:
+        w, h = im.size
+        s = args.resize / float(min(w, h))
+        im = im.resize((max(1, round(w * s)), max(1, round(h * s))), Image.BILINEAR)
+    if args.center_crop:
+        w, h = im.size
+        side = min(w, h)
+        im = im.crop(((w - side) // 2, (h - side) // 2, (w - side) // 2 + side, (h - side) // 2 + side))
+    arr = np.asarray(im)
+    return arr[:, :, ::-1] if arr.ndim == 3 else arr  # BGR, as MXNet's pack_img expects
+
+
+class Progress:
+    def __init__(self, total, stream=sys.stderr):
+        self.total, self.done, self.tic, self.stream = total, 0, time.time(), stream
+        self.lock = threading.Lock()
+
+    def step(self):
+        with self.lock:
+            self.done += 1
+            if self.done % 50 and self.done != self.total:
+                return
+            frac = self.done / max(self.total, 1)
+            rate = self.done / max(time.time() - self.tic, 1e-9)
+            bar = "#" * int(30 * frac) + "-" * (30 - int(30 * frac))
+            self.stream.write("\r[%s] %d/%d  %.0f img/s" % (bar, self.done, self.total, rate))
+            if self.done == self.total:
+                self.stream.write("\n")
+            self.stream.flush()
+
+
+def pack_list(lst, args):
+    base = os.path.splitext(lst)[0]
+    items = list(read_list(lst))
+    progress = Progress(len(items))
+    rec = recordio.MXIndexedRecordIO(base + ".idx", base + ".rec", "w")
+
+    def encode(item):
+        idx, labels, rel = item
+        img = load_image(os.path.join(args.root, rel), args)
+        label = labels[0] if len(labels) == 1 else np.array(labels, np.float32)
+        header = recordio.IRHeader(0, label, idx, 0)
+        return idx, recordio.pack_img(header, img, quality=args.quality, img_fmt=args.encoding)
+
+    with ThreadPoolExecutor(max_workers=max(1, args.num_thread)) as pool:
+        for idx, packed in pool.map(encode, items):  # map keeps the list order
+            rec.write_idx(idx, packed)
+            progress.step()
+    rec.close()
+    print("wrote %s.rec and %s.idx (%d records)" % (base, base, len(items)))
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("prefix", help="prefix of the .lst/.rec/.idx files")
+    p.add_argument("root", help="folder of the images")
+    p.add_argument("--list", action="store_true", help="make .lst files instead of packing")
+    p.add_argument("--exts", nargs="+", default=[".jpeg", ".jpg", ".png"])
+    p.add_argument("--train-ratio", type=float, default=1.0)
+    p.add_argument("--test-ratio", type=float, default=0.0)
+    p.add_argument("--recursive", action="store_true", help="one class per sub-folder")
+    p.add_argument("--no-shuffle", dest="shuffle", action="store_false")
+    p.add_argument("--seed", type=int, default=100)
+    p.add_argument("--resize", type=int, default=0, help="resize the shorter side to this")
+    p.add_argument("--center-crop", action="store_true")
+    p.add_argument("--quality", type=int, default=95)
+    p.add_argument("--num-thread", type=int, default=1)
+    p.add_argument("--color", type=int, default=1, choices=[-1, 0, 1])
+    p.add_argument("--encoding", default=".jpg", choices=[".jpg", ".png"])
+    args = p.parse_args()
+    if args.list:
+        make_lists(args)
+        return
+    folder = os.path.dirname(args.prefix) or "."
+    stem = os.path.basename(args.prefix)
+    lists = sorted(os.path.join(folder, f) for f in os.listdir(folder)
+                   if f.startswith(stem) and f.endswith(".lst"))
+    if not lists:
+        raise SystemExit("no %s*.lst files; run with --list first" % args.prefix)
+    for lst in lists:
+        pack_list(lst, args)
+
+
+if __name__ == "__main__":
+    main()
