@@ -21,6 +21,7 @@ from . import lr_scheduler
 from . import metric
 from . import io
 from . import recordio
+from . import viz
 from . import callback
 from . import module
 from . import module as mod

@@ -111,6 +111,7 @@ class LogWriter:
         self._f = open(path, "w")
         self._csv = path.endswith(".csv")
         self._header = None
+        self._rows = []
         self._tic = time.time()
 
     def __call__(self, param):
@@ -121,10 +122,25 @@ class LogWriter:
         if param.eval_metric is not None:
             rec.update({k: float(v) for k, v in param.eval_metric.get_name_value()})
         rec.update({k: v for k, v in _module_stats(param).items() if v is not None})
+        self._write(rec)
+
+    def log_eval(self, param):
+        """Eval-end callback: one record with the validation metrics as val_<name>."""
+        rec = {"run": self.run, "epoch": param.epoch, "batch": param.nbatch}
+        rec.update({"val_" + k: float(v) for k, v in param.eval_metric.get_name_value()})
+        self._write(rec)
+
+    def _write(self, rec):
         if self._csv:
-            if self._header is None:
-                self._header = list(rec)
+            self._rows.append(rec)
+            new_keys = [k for k in rec if k not in (self._header or [])]
+            if new_keys:  # a new column (e.g. the first validation record): rewrite the file
+                self._header = (self._header or []) + new_keys
+                self._f.seek(0)
+                self._f.truncate()
                 self._f.write(",".join(self._header) + "\n")
+                for r in self._rows[:-1]:
+                    self._f.write(",".join(str(r.get(k, "")) for k in self._header) + "\n")
             self._f.write(",".join(str(rec.get(k, "")) for k in self._header) + "\n")
         else:
             self._f.write(json.dumps(rec) + "\n")

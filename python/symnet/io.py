@@ -226,3 +226,39 @@ class ImageRecordIter(DataIter):
     @property
     def num_skipped(self):
         return self._handle.num_skipped()
+
+
+class SyntheticIter(DataIter):
+    """Fixed random batches (for benchmarks): num_batches per epoch of data_shape images."""
+
+    def __init__(self, data_shape, batch_size, num_classes=1000, num_batches=100, dtype="float32",
+                 data_name="data", label_name="softmax_label", seed=0):
+        super().__init__(batch_size)
+        rng = np.random.RandomState(seed)
+        self.data_shape = tuple(data_shape)
+        self._data = nd.array(rng.normal(size=(batch_size,) + self.data_shape), dtype=dtype)
+        self._label = nd.array(rng.randint(0, num_classes, batch_size))
+        self.num_batches, self.data_name, self.label_name = num_batches, data_name, label_name
+        self.num_data = num_batches * batch_size
+        self._i = 0
+
+    @property
+    def provide_data(self):
+        return [DataDesc(self.data_name, (self.batch_size,) + self.data_shape, self._data.dtype)]
+
+    @property
+    def provide_label(self):
+        return [DataDesc(self.label_name, (self.batch_size,))]
+
+    def reset(self):
+        self._i = 0
+
+    def iter_next(self):
+        self._i += 1
+        return self._i <= self.num_batches
+
+    def getdata(self):
+        return [self._data]
+
+    def getlabel(self):
+        return [self._label]

@@ -282,13 +282,14 @@ class Module:
                     else:
                         cb(epoch, self._symbol, self._arg_params, self._aux_params)
             if eval_data is not None:
-                res = self.score(eval_data, validation_metric, batch_end_callback=eval_batch_end_callback,
+                val_metric = metric_mod.create(validation_metric)
+                res = self.score(eval_data, val_metric, batch_end_callback=eval_batch_end_callback,
                                  epoch=epoch)
                 for name, val in res:
                     self.logger.info("Epoch[%d] Validation-%s=%f", epoch, name, val)
                 if eval_end_callback is not None:
                     for cb in _as_list(eval_end_callback):
-                        cb(BatchEndParam(epoch, 0, metric_mod.create(validation_metric), locals()))
+                        cb(BatchEndParam(epoch, nbatch, val_metric, locals()))
             train_data.reset()
 
     def score(self, eval_data, eval_metric, num_batch=None, batch_end_callback=None,

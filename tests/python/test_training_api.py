@@ -212,3 +212,40 @@ def test_module_with_amp_trains_and_saves_the_loss_scale(tmp_path):
     again.bind([("data", (40, 64))], [("softmax_label", (40,))])
     again.init_optimizer(optimizer="sgd", optimizer_params={"learning_rate": 0.1})
     assert again.loss_scale == mod.loss_scale
+
+
+def test_csv_log_with_validation_and_training_plot(tmp_path):
+    pytest.importorskip("sklearn")
+    pytest.importorskip("matplotlib")
+    x, y, xt, yt = digits(400)
+    logs = {}
+    for run in ("float32", "amp"):
+        logs[run] = str(tmp_path / (run + ".csv"))
+        writer = mx.callback.LogWriter(logs[run], batch_size=40, run_name=run)
+        mod = mx.mod.Module(mlp())
+        if run == "amp":
+            mx.amp.init_trainer(mod)
+        mod.fit(mx.io.NDArrayIter(x, y, batch_size=40), eval_data=mx.io.NDArrayIter(xt, yt, batch_size=40),
+                num_epoch=2, optimizer="sgd", optimizer_params={"learning_rate": 0.1},
+                initializer=mx.init.Xavier(), batch_end_callback=writer, eval_end_callback=writer.log_eval)
+        writer.close()
+    import csv
+    rows = list(csv.DictReader(open(logs["amp"])))
+    assert len(rows) == 2 * 10 + 2
+    val = [r for r in rows if r["val_accuracy"]]
+    assert [int(r["epoch"]) for r in val] == [0, 1]
+    assert all(r["accuracy"] for r in rows if not r["val_accuracy"])  # earlier rows kept their values
+    assert float(val[-1]["val_accuracy"]) > 0.5
+    png = mx.viz.plot_training(logs, str(tmp_path / "curves.png"))
+    with open(png, "rb") as f:
+        assert f.read(8) == b"\x89PNG\r\n\x1a\n"
+
+
+def test_synthetic_iter():
+    it = mx.io.SyntheticIter((3, 8, 8), batch_size=4, num_classes=10, num_batches=3, dtype="bfloat16")
+    batches = list(it)
+    assert len(batches) == 3 and it.provide_data[0].shape == (4, 3, 8, 8)
+    assert batches[0].data[0].dtype == it.provide_data[0].dtype == mx.nd.array(np.zeros(1), dtype="bfloat16").dtype
+    assert 0 <= batches[0].label[0].asnumpy().min() and batches[0].label[0].asnumpy().max() < 10
+    it.reset()
+    assert len(list(it)) == 3

@@ -1,0 +1,56 @@
+"""Training curves: symnet.viz.plot_training(logs, path) draws loss, accuracy, loss scale and
+throughput per batch from LogWriter files (JSON lines or CSV), one line per run."""
+import csv
+import json
+import os
+
+
+def _read(path):
+    if path.endswith(".csv"):
+        with open(path) as f:
+            rows = list(csv.DictReader(f))
+        return [{k: (float(v) if v not in ("", None) and k != "run" else v) for k, v in r.items()} for r in rows]
+    with open(path) as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def plot_training(logs, path="training.png", title="training"):
+    """logs: a log path, a list of them, or {run name: path}. Writes a PNG; returns its path."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    if isinstance(logs, str):
+        logs = [logs]
+    if not isinstance(logs, dict):
+        logs = {os.path.splitext(os.path.basename(p))[0]: p for p in logs}
+    panels = [("cross-entropy", "loss (cross-entropy)"), ("accuracy", "accuracy"),
+              ("loss_scale", "loss scale"), ("img_per_s", "throughput (img/s)")]
+    fig, axes = plt.subplots(2, 2, figsize=(11, 7))
+    for run, p in logs.items():
+        recs = _read(p)
+        # x axis: training batches seen so far; validation records sit at the epoch's end
+        xs, step = [], 0
+        for r in recs:
+            if r.get("img_per_s") not in (None, ""):
+                step += 1
+            xs.append(step)
+        for ax, (key, label) in zip(axes.ravel(), panels):
+            pts = [(x, r[key]) for x, r in zip(xs, recs) if r.get(key) not in (None, "")]
+            if pts:
+                line, = ax.plot([x for x, _ in pts], [y for _, y in pts], label=run, linewidth=1)
+                val = [(x, r["val_" + key]) for x, r in zip(xs, recs)
+                       if r.get("val_" + key) not in (None, "")]
+                if val:
+                    ax.plot([x for x, _ in val], [y for _, y in val], "o--", color=line.get_color(),
+                            label=run + " (validation)")
+            ax.set_title(label)
+            ax.set_xlabel("batch")
+    axes[1][0].set_yscale("log")
+    for ax in axes.ravel():
+        if ax.lines:
+            ax.legend()
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+    return path
