@@ -1,6 +1,9 @@
 """Training callbacks: Speedometer (MXNet's log line plus a live progress bar on a terminal),
 do_checkpoint, and LogWriter (one CSV or JSON-lines record per batch)."""
+import copy
+import csv
 import json
+import os
 import logging
 import sys
 import time
@@ -56,7 +59,7 @@ class Speedometer:
                 for name, value in param.eval_metric.get_name_value():
                     msg += "\t%s=%f" % (name, value)
                 if self.auto_reset:
-                    param.eval_metric.reset()
+                    param.eval_metric.reset_local()
             scale = _module_stats(param).get("loss_scale")
             if scale:
                 msg += "\tloss_scale=%g" % scale
@@ -103,15 +106,20 @@ def do_checkpoint(prefix, period=1, save_optimizer_states=False):
 
 
 class LogWriter:
-    """Batch-end callback writing one record per batch: epoch, batch, the metrics, lr, loss
-    scale and img/s, as CSV (path ending in .csv) or JSON lines (anything else)."""
+    """Batch-end callback writing one record per batch: epoch, batch, the metrics of that batch,
+    lr, loss scale and img/s, as CSV (path ending in .csv) or JSON lines (anything else).
+    log_eval is the matching eval-end callback (validation metrics as val_<name>)."""
 
-    def __init__(self, path, batch_size, run_name=None):
+    def __init__(self, path, batch_size, run_name=None, append=False):
         self.path, self.batch_size, self.run = path, batch_size, run_name or path
-        self._f = open(path, "w")
         self._csv = path.endswith(".csv")
         self._header = None
         self._rows = []
+        if append and self._csv and os.path.exists(path):  # a resumed run continues the file
+            with open(path) as f:
+                self._rows = list(csv.DictReader(f))
+            self._header = list(self._rows[0]) if self._rows else None
+        self._f = open(path, "a" if append else "w")
         self._tic = time.time()
 
     def __call__(self, param):
@@ -120,9 +128,23 @@ class LogWriter:
                "img_per_s": self.batch_size / max(now - self._tic, 1e-9)}
         self._tic = now
         if param.eval_metric is not None:
-            rec.update({k: float(v) for k, v in param.eval_metric.get_name_value()})
+            rec.update({k: float(v) for k, v in self._batch_metric(param).get_name_value()})
         rec.update({k: v for k, v in _module_stats(param).items() if v is not None})
         self._write(rec)
+
+    @staticmethod
+    def _batch_metric(param):
+        """The metric on this batch alone (the running metric depends on when a Speedometer
+        last reset it), from the module's outputs; the running metric when those are unknown."""
+        loc = param.locals or {}
+        mod, batch = loc.get("self"), loc.get("batch")
+        if mod is None or batch is None or batch.label is None or not hasattr(mod, "get_outputs"):
+            return param.eval_metric
+        m = copy.deepcopy(param.eval_metric)
+        m.reset()
+        keep = batch.data[0].shape[0] - (batch.pad or 0)
+        m.update([l[:keep] for l in batch.label], [o[:keep] for o in mod.get_outputs()])
+        return m
 
     def log_eval(self, param):
         """Eval-end callback: one record with the validation metrics as val_<name>."""

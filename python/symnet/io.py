@@ -194,7 +194,8 @@ class ImageRecordIter(DataIter):
 
     @property
     def provide_data(self):
-        return [DataDesc(self.data_name, (self.batch_size,) + self.data_shape, np.dtype(self.dtype) if self.dtype != "bfloat16" else np.float32)]
+        from .base import numpy_dtype
+        return [DataDesc(self.data_name, (self.batch_size,) + self.data_shape, numpy_dtype(self.dtype))]
 
     @property
     def provide_label(self):

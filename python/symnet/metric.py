@@ -28,9 +28,31 @@ class EvalMetric:
     def reset(self):
         self.num_inst = 0
         self.sum_metric = 0.0
+        self.global_num_inst = 0
+        self.global_sum_metric = 0.0
+
+    def reset_local(self):
+        """Starts a new local window (what Speedometer prints) and keeps the global totals
+        (what the epoch summary prints)."""
+        self.global_num_inst += self.num_inst
+        self.global_sum_metric += self.sum_metric
+        self.num_inst = 0
+        self.sum_metric = 0.0
 
     def update(self, labels, preds):
         raise NotImplementedError()
+
+    def get_global(self):
+        num = self.global_num_inst + self.num_inst
+        if num == 0:
+            return self.name, float("nan")
+        return self.name, (self.global_sum_metric + self.sum_metric) / num
+
+    def get_global_name_value(self):
+        name, value = self.get_global()
+        if not isinstance(name, list):
+            name, value = [name], [value]
+        return list(zip(name, value))
 
     def update_dict(self, label, pred):
         self.update(list(label.values()), list(pred.values()))
@@ -122,14 +144,24 @@ class CompositeEvalMetric(EvalMetric):
         for m in getattr(self, "metrics", []):
             m.reset()
 
+    def reset_local(self):
+        for m in self.metrics:
+            m.reset_local()
+
     def update(self, labels, preds):
         for m in self.metrics:
             m.update(labels, preds)
 
     def get(self):
+        return self._collect("get")
+
+    def get_global(self):
+        return self._collect("get_global")
+
+    def _collect(self, getter):
         names, values = [], []
         for m in self.metrics:
-            n, v = m.get()
+            n, v = getattr(m, getter)()
             names += n if isinstance(n, list) else [n]
             values += v if isinstance(v, list) else [v]
         return names, values

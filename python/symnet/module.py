@@ -229,6 +229,11 @@ class Module:
                 self._optimizer.update(i, w, g, s)
         return True
 
+    def memory_report(self):
+        """The bound executor's memory plan (arena, no-sharing and lower-bound bytes)."""
+        assert self.binded, "bind first"
+        return self._exec.memory_report()
+
     def get_outputs(self, merge_multi_context=True):
         return self._exec.outputs
 
@@ -271,7 +276,7 @@ class Module:
                     param = BatchEndParam(epoch, nbatch, eval_metric, locals(), num_batches)
                     for cb in _as_list(batch_end_callback):
                         cb(param)
-            for name, val in eval_metric.get_name_value():
+            for name, val in eval_metric.get_global_name_value():
                 self.logger.info("Epoch[%d] Train-%s=%f", epoch, name, val)
             self.logger.info("Epoch[%d] Time cost=%.3f", epoch, time.time() - tic)
             self._sync_params_from_exec()

@@ -14,6 +14,15 @@ def _read(path):
         return [json.loads(line) for line in f if line.strip()]
 
 
+def _smooth(values, decay=0.9):
+    """Exponential moving average with bias correction (the first points are not pulled to 0)."""
+    out, avg = [], 0.0
+    for i, v in enumerate(values):
+        avg = decay * avg + (1 - decay) * v
+        out.append(avg / (1 - decay ** (i + 1)))
+    return out
+
+
 def plot_training(logs, path="training.png", title="training"):
     """logs: a log path, a list of them, or {run name: path}. Writes a PNG; returns its path."""
     import matplotlib
@@ -37,7 +46,11 @@ def plot_training(logs, path="training.png", title="training"):
         for ax, (key, label) in zip(axes.ravel(), panels):
             pts = [(x, r[key]) for x, r in zip(xs, recs) if r.get(key) not in (None, "")]
             if pts:
-                line, = ax.plot([x for x, _ in pts], [y for _, y in pts], label=run, linewidth=1)
+                px, py = [x for x, _ in pts], [y for _, y in pts]
+                # per-batch values are noisy: a faint raw line under a moving average
+                line, = ax.plot(px, py if key == "loss_scale" else _smooth(py), label=run, linewidth=1.5)
+                if key != "loss_scale":
+                    ax.plot(px, py, color=line.get_color(), alpha=0.2, linewidth=0.8)
                 val = [(x, r["val_" + key]) for x, r in zip(xs, recs)
                        if r.get("val_" + key) not in (None, "")]
                 if val:

@@ -249,3 +249,36 @@ def test_synthetic_iter():
     assert 0 <= batches[0].label[0].asnumpy().min() and batches[0].label[0].asnumpy().max() < 10
     it.reset()
     assert len(list(it)) == 3
+
+
+def test_metric_local_window_and_global_totals():
+    m = mx.metric.CompositeEvalMetric([mx.metric.Accuracy(), mx.metric.CrossEntropy()])
+    p = np.array([[0.9, 0.1], [0.2, 0.8]], np.float32)
+    m.update([np.array([0, 0])], [p])          # 1 of 2 right
+    m.reset_local()
+    m.update([np.array([0, 1])], [p])          # 2 of 2 right
+    assert dict(m.get_name_value())["accuracy"] == 1.0
+    glob = dict(m.get_global_name_value())
+    assert glob["accuracy"] == 0.75
+    np.testing.assert_allclose(glob["cross-entropy"], -np.log([0.9, 0.2, 0.9, 0.8]).mean(), rtol=1e-6)
+    m.reset()
+    assert np.isnan(dict(m.get_global_name_value())["accuracy"])
+
+
+@pytest.mark.parametrize("ext", ["jsonl", "csv"])
+def test_log_writer_append_continues_a_log(tmp_path, ext):
+    path = str(tmp_path / ("log." + ext))
+    metric = mx.metric.Accuracy()
+    metric.update([np.array([0])], [np.array([[0.9, 0.1]])])
+    for append, epoch in ((False, 0), (True, 1)):
+        w = mx.callback.LogWriter(path, 4, run_name="r", append=append)
+        w(mx.callback.BatchEndParam(epoch, 1, metric))
+        w.log_eval(mx.callback.BatchEndParam(epoch, 1, metric))
+        w.close()
+    if ext == "csv":
+        import csv
+        rows = list(csv.DictReader(open(path)))
+    else:
+        rows = [json.loads(l) for l in open(path)]
+    assert [int(r["epoch"]) for r in rows] == [0, 0, 1, 1]
+    assert float(rows[-1]["val_accuracy"]) == 1.0 and float(rows[0]["accuracy"]) == 1.0

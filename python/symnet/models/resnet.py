@@ -39,17 +39,19 @@ def _unit(x, filters, stride, project, bottleneck, v15, mom, zero_gamma, name):
     return _relu(sym.elemwise_add(body, shortcut, name=name + "_plus"), name + "_relu")
 
 
-def _head(body, num_classes):
+def _head(body, num_classes, label_smoothing=0.0):
     pool = sym.Pooling(body, global_pool=True, pool_type="avg", kernel=(1, 1), name="pool1")
     fc = sym.FullyConnected(sym.Flatten(pool, name="flatten1"), num_hidden=num_classes, name="fc1")
+    if label_smoothing:
+        return sym.SoftmaxOutput(fc, smooth_alpha=label_smoothing, name="softmax")
     return sym.SoftmaxOutput(fc, name="softmax")
 
 
 def resnet(num_layers=50, version="1.5", num_classes=1000, image_shape=(3, 224, 224),
-           bn_mom=0.9, zero_init_last_gamma=False):
+           bn_mom=0.9, zero_init_last_gamma=False, label_smoothing=0.0):
     """ResNet v1 ('1': stride in the first 1x1 convolution of a bottleneck) or v1.5 ('1.5':
     stride in the 3x3 convolution, as torchvision). Images of height <= 32 get a 3x3 stem
-    without max pooling."""
+    without max pooling. label_smoothing sets SoftmaxOutput's smooth_alpha."""
     if num_layers not in _UNITS:
         raise ValueError("ResNet depth %r is not one of %s" % (num_layers, sorted(_UNITS)))
     version = str(version)
@@ -73,7 +75,7 @@ def resnet(num_layers=50, version="1.5", num_classes=1000, image_shape=(3, 224, 
             x = _unit(x, filters, stride, project, bottleneck, v15, bn_mom, zero_init_last_gamma,
                       "stage%d_unit%d" % (s + 1, u + 1))
             in_filters = filters
-    return _head(x, num_classes)
+    return _head(x, num_classes, label_smoothing)
 
 
 def cifar_resnet(depth=20, num_classes=10, bn_mom=0.9):
