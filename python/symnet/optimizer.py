@@ -20,7 +20,9 @@ class Optimizer:
         self.multi_precision = multi_precision
         self.idx2name = dict(param_idx2name or {})
         self.lr_mult = {}
-        self.wd_mult = {}
+        # as MXNet: with parameter names known, only *_weight and *_gamma are decayed
+        self.wd_mult = {n: 0.0 for n in self.idx2name.values()
+                        if not (n.endswith("_weight") or n.endswith("_gamma"))}
         self.num_update = 0
         self._index_update_count = {}
 

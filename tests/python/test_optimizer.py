@@ -45,3 +45,12 @@ def test_sgd_optimizer_momentum_two_steps():
 def test_unknown_optimizer():
     with pytest.raises(ValueError, match="unknown optimizer"):
         mx.optimizer.create("adamw2")
+
+
+def test_weight_decay_applies_to_weights_and_gammas_only_as_mxnet():
+    opt = mx.optimizer.create("sgd", learning_rate=0.1, wd=0.5,
+                              param_idx2name={0: "fc_weight", 1: "fc_bias", 2: "bn_gamma", 3: "bn_beta"})
+    assert [opt._get_wd(i) for i in range(4)] == [0.5, 0.0, 0.5, 0.0]
+    w = mx.nd.array(np.ones(3, np.float32))
+    opt.update(1, w, mx.nd.array(np.zeros(3, np.float32)), opt.create_state(1, w))
+    np.testing.assert_array_equal(w.asnumpy(), np.ones(3))  # a zero gradient leaves the bias alone
