@@ -69,3 +69,10 @@ def build(out_dir, size=32, val_fraction=0.2, seed=0, quiet=False):
         print("built the digits data set: %d train / %d validation images of %dx%d in %s"
               % (counts["train"], counts["val"], size, size, out_dir))
     return paths["train"], paths["val"], counts["train"], counts["val"]
+
+
+if __name__ == "__main__":
+    import sys
+    if len(sys.argv) < 2:
+        sys.exit("usage: digits_data.py OUT_DIR [IMAGE_SIZE]")
+    build(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 32)

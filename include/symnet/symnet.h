@@ -21,5 +21,6 @@
 #include "symnet/runtime.h"
 #include "symnet/shape.h"
 #include "symnet/symbol.h"
+#include "symnet/train.h"
 
 #endif  // SYMNET_SYMNET_H_

@@ -52,7 +52,7 @@ Symbol Unit(const Symbol& x, int filters, int stride, bool project, bool bottlen
   return Relu(Operator("elemwise_add")(body)(shortcut).CreateSymbol(name + "_plus"), name + "_relu");
 }
 
-Symbol Head(const Symbol& body, int num_classes) {
+Symbol Head(const Symbol& body, int num_classes, double label_smoothing) {
   Symbol pool = Operator("Pooling")
                     .SetParam("global_pool", true)
                     .SetParam("pool_type", "avg")
@@ -60,7 +60,8 @@ Symbol Head(const Symbol& body, int num_classes) {
                     .SetInput("data", body)
                     .CreateSymbol("pool1");
   Symbol fc = op::FullyConnected(op::Flatten(pool, "flatten1"), num_classes, "fc1");
-  return op::SoftmaxOutput(fc, "softmax");
+  if (label_smoothing == 0.0) return op::SoftmaxOutput(fc, "softmax");
+  return Operator("SoftmaxOutput").SetParam("smooth_alpha", label_smoothing).SetInput("data", fc).CreateSymbol("softmax");
 }
 
 }  // namespace
@@ -105,7 +106,7 @@ Symbol ResNet(const ResNetOptions& opt) {
       in_filters = filters;
     }
   }
-  return Head(x, opt.num_classes);
+  return Head(x, opt.num_classes, opt.label_smoothing);
 }
 
 Symbol CifarResNet(int depth, int num_classes, double bn_momentum) {
@@ -123,7 +124,7 @@ Symbol CifarResNet(int depth, int num_classes, double bn_momentum) {
       in_filters = filters;
     }
   }
-  return Head(x, num_classes);
+  return Head(x, num_classes, 0.0);
 }
 
 }  // namespace models

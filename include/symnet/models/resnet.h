@@ -14,6 +14,7 @@ struct ResNetOptions {
   Shape image_shape{3, 224, 224};  // (C, H, W); H <= 32 uses a 3x3 stem without max pooling
   double bn_momentum = 0.9;
   bool zero_init_last_gamma = false;  // the last BatchNorm of each block starts at gamma = 0
+  double label_smoothing = 0.0;       // SoftmaxOutput smooth_alpha
 };
 
 /*!

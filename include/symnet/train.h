@@ -1,0 +1,122 @@
+/*!
+ * \brief The C++ training front end (the Python Module's counterpart): parameter
+ *  initialisation with MXNet's name rules, learning-rate schedules, the dynamic loss scaler,
+ *  accuracy / cross-entropy metrics, and a Trainer that binds a network (optionally converted
+ *  for mixed precision), runs SGD-momentum steps with fused multi-weight updates, skips steps
+ *  whose gradients overflow, and writes checkpoints that the Python Module can load (and
+ *  loads the Python Module's).
+ */
+#ifndef SYMNET_TRAIN_H_
+#define SYMNET_TRAIN_H_
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "symnet/executor.h"
+#include "symnet/ndarray.h"
+#include "symnet/symbol.h"
+
+namespace symnet {
+namespace train {
+
+/*!
+ * \brief Fills one parameter as Module.init_params(Xavier(gaussian, in, 2)) does: *_weight
+ *  He-normal, *_bias / *_beta / *_moving_mean zero, *_gamma / *_moving_var one; a variable's
+ *  __init__ attribute ("zero", "one", "constant") wins. Errors on any other name.
+ */
+void InitParameter(const std::string& name, const std::map<std::string, std::string>& var_attrs,
+                   const NDArray& arr, std::mt19937_64* rng);
+
+/*! \brief lr(num_update), num_update counted from 1, with an optional linear warmup. */
+struct LRScheduler {
+  enum Kind { kConstant, kMultiFactor, kCosine } kind = kConstant;
+  double base_lr = 0.01;
+  double final_lr = 0.0;                     // cosine
+  int64_t max_update = 0;                    // cosine
+  std::vector<int64_t> steps;                // multi-factor: lr *= factor after each
+  double factor = 0.1;                       // multi-factor
+  int64_t warmup_steps = 0;
+  double warmup_begin_lr = 0.0;
+  double operator()(int64_t num_update) const;
+};
+
+/*! \brief Dynamic loss scaling (LossScaler in Python, same rules and state). */
+struct LossScaler {
+  double scale = 65536.0, factor = 2.0, min_scale = 1.0, max_scale = 16777216.0;
+  int64_t window = 2000, clean_steps = 0, num_overflows = 0;
+  /*! \brief After a step: halve on overflow, grow after `window` clean steps. */
+  void Update(bool overflow);
+};
+
+/*! \brief Running top-1 accuracy and cross-entropy of class probabilities (N, C). */
+struct Metrics {
+  double correct = 0, nll = 0;
+  int64_t count = 0;
+  /*! \brief Adds the first `valid` rows (a padded batch has fewer real ones). */
+  void Update(const NDArray& probs, const NDArray& labels, int64_t valid);
+  double accuracy() const { return count ? correct / count : 0.0; }
+  double cross_entropy() const { return count ? nll / count : 0.0; }
+  void Reset() { *this = Metrics(); }
+};
+
+struct TrainerOptions {
+  std::vector<std::string> data_names{"data"};
+  std::vector<std::string> label_names{"softmax_label"};
+  std::map<std::string, Shape> input_shapes;  // every data and label input
+  std::map<std::string, DType> input_dtypes;
+  std::string amp;                 // "", "float16" or "bfloat16": convert the graph, scale losses
+  double momentum = 0.9, wd = 1e-4;
+  double clip_gradient = -1.0;     // < 0: off
+  LRScheduler lr;
+  Device device = Device::CPU();
+};
+
+class Trainer {
+ public:
+  /*! \brief Binds `net` (converted with ReducePrecision when options.amp is set). */
+  Trainer(const Symbol& net, const TrainerOptions& options);
+
+  /*! \brief Fresh parameters (InitParameter, seeded). */
+  void InitParams(uint64_t seed);
+  /*! \brief Copies inputs in, runs forward, backward and the update; false when the step was
+   *  skipped because a gradient overflowed (nothing changed but the loss scale). */
+  bool Step(const std::vector<NDArray>& inputs);
+  /*! \brief Inference forward (BatchNorm uses its moving statistics); returns the outputs. */
+  const std::vector<NDArray>& Predict(const std::vector<NDArray>& data);
+  const std::vector<NDArray>& outputs() const { return exec_->outputs(); }
+
+  /*! \brief prefix-symbol.json (the unconverted network), prefix-%04d.params (arg:/aux:) and,
+   *  with states, prefix-%04d.states in the Python Module's layout. */
+  void SaveCheckpoint(const std::string& prefix, int epoch, bool save_states) const;
+  /*! \brief Loads parameters (and optimizer / loss-scaler state when present and asked). */
+  void LoadCheckpoint(const std::string& prefix, int epoch, bool load_states);
+
+  double loss_scale() const { return scaler_ ? scaler_->scale : 1.0; }
+  const LossScaler* loss_scaler() const { return scaler_.get(); }
+  int64_t num_update() const { return num_update_; }
+  int64_t num_skipped() const { return num_skipped_; }
+  double current_lr() const { return options_.lr(std::max<int64_t>(num_update_, 1)); }
+  Executor& executor() { return *exec_; }
+  const std::vector<std::string>& param_names() const { return param_names_; }
+
+ private:
+  void Update(double grad_scale);
+  Symbol original_;
+  TrainerOptions options_;
+  std::unique_ptr<Executor> exec_;
+  std::vector<std::string> arg_names_, aux_names_;
+  std::vector<std::string> param_names_;  // arguments that are not inputs (Module's order)
+  std::vector<int> param_arg_index_;      // position of each parameter among the arguments
+  std::vector<NDArray> moms_;
+  std::unique_ptr<LossScaler> scaler_;
+  int64_t num_update_ = 0, num_skipped_ = 0;
+};
+
+}  // namespace train
+}  // namespace symnet
+
+#endif  // SYMNET_TRAIN_H_
