@@ -23,6 +23,7 @@ from . import io
 from . import recordio
 from . import viz
 from . import callback
+from . import kvstore
 from . import module
 from . import module as mod
 from . import test_utils

@@ -100,6 +100,7 @@ def do_checkpoint(prefix, period=1, save_optimizer_states=False):
             module.save_checkpoint(prefix, iter_no + 1, save_optimizer_states)
         else:
             _model.save_checkpoint(prefix, iter_no + 1, sym, arg, aux)
+        logging.info('Saved checkpoint to "%s-%04d.params"', prefix, iter_no + 1)
 
     _callback.wants_module = True
     return _callback

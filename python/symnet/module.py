@@ -163,6 +163,8 @@ class Module:
     def init_optimizer(self, kvstore="local", optimizer="sgd",
                        optimizer_params=(("learning_rate", 0.01),), force_init=False):
         assert self.binded and self.params_initialized
+        from . import kvstore as kvs
+        kvs.create(kvstore if kvstore is not None else "local")  # rejects distributed stores clearly
         if self.optimizer_initialized and not force_init:
             self.logger.warning("optimizer already initialized, ignoring")
             return
