@@ -24,6 +24,7 @@ from . import recordio
 from . import viz
 from . import callback
 from . import kvstore
+from . import contrib
 from . import module
 from . import module as mod
 from . import test_utils

@@ -35,7 +35,8 @@ def plot_training(logs, path="training.png", title="training"):
     panels = [("cross-entropy", "loss (cross-entropy)"), ("accuracy", "accuracy"),
               ("loss_scale", "loss scale"), ("img_per_s", "throughput (img/s)")]
     fig, axes = plt.subplots(2, 2, figsize=(11, 7))
-    for run, p in logs.items():
+    for run_index, (run, p) in enumerate(logs.items()):
+        color = "C%d" % run_index  # one colour per run in every panel
         recs = _read(p)
         # x axis: training batches seen so far; validation records sit at the epoch's end
         xs, step = [], 0
@@ -48,13 +49,13 @@ def plot_training(logs, path="training.png", title="training"):
             if pts:
                 px, py = [x for x, _ in pts], [y for _, y in pts]
                 # per-batch values are noisy: a faint raw line under a moving average
-                line, = ax.plot(px, py if key == "loss_scale" else _smooth(py), label=run, linewidth=1.5)
+                ax.plot(px, py if key == "loss_scale" else _smooth(py), label=run, linewidth=1.5, color=color)
                 if key != "loss_scale":
-                    ax.plot(px, py, color=line.get_color(), alpha=0.2, linewidth=0.8)
+                    ax.plot(px, py, color=color, alpha=0.2, linewidth=0.8)
                 val = [(x, r["val_" + key]) for x, r in zip(xs, recs)
                        if r.get("val_" + key) not in (None, "")]
                 if val:
-                    ax.plot([x for x, _ in val], [y for _, y in val], "o--", color=line.get_color(),
+                    ax.plot([x for x, _ in val], [y for _, y in val], "o--", color=color,
                             label=run + " (validation)")
             ax.set_title(label)
             ax.set_xlabel("batch")

@@ -337,3 +337,8 @@ def test_amp_halves_resnet50_activation_memory():
     amp = mx.amp.convert_symbol(net, "bfloat16").simple_bind(
         mx.cpu(), grad_req=grad_req, data=(8, 3, 224, 224)).memory_report()
     assert amp["arena_bytes"] <= 0.6 * f32["arena_bytes"], (amp, f32)
+
+
+def test_contrib_amp_is_the_amp_module_as_mxnet_scripts_import_it():
+    from symnet.contrib import amp as contrib_amp
+    assert mx.contrib.amp is mx.amp and contrib_amp.convert_symbol is mx.amp.convert_symbol

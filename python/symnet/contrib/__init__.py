@@ -1,0 +1,2 @@
+"""mx.contrib as MXNet scripts import it: contrib.amp is symnet.amp."""
+from .. import amp  # noqa: F401
