@@ -18,7 +18,6 @@ import argparse
 import glob
 import json
 import logging
-import math
 import os
 import re
 import resource
@@ -204,6 +203,7 @@ def build_module(args, prefix):
 
 
 def benchmark(args):
+    args.resume = False  # a benchmark starts from fresh parameters
     mod, _ = build_module(args, "unused")
     bs, shape = args.batch_size, args.image_shape
     data = mx.io.SyntheticIter(shape, bs, args.num_classes, num_batches=1, seed=args.seed)
