@@ -34,7 +34,8 @@ const std::vector<std::string> kNeutralOps = {
     // explicit casts, AMP's own ops and the executor's layout copy
     "Cast", "amp_cast", "amp_multicast", "all_finite", "multi_all_finite", "_convert_layout",
     // optimizer updates run on the dtypes of the arrays they are given
-    "sgd_update", "sgd_mom_update", "mp_sgd_update", "mp_sgd_mom_update", "multi_sgd_update",
+    "sgd_update", "sgd_mom_update", "mp_sgd_update", "mp_sgd_mom_update", "nag_mom_update",
+    "mp_nag_mom_update", "multi_sgd_update",
     "multi_sgd_mom_update", "multi_mp_sgd_update", "multi_mp_sgd_mom_update", "adam_update",
     "mp_adam_update"};
 

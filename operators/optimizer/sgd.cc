@@ -34,8 +34,8 @@ namespace {
 
 SGDHyper Hyper(const SGDParam& p) { return {p.lr, p.wd, p.momentum, p.rescale_grad, p.clip_gradient}; }
 
-/*! \brief Inputs (weight, grad[, mom][, weight32]); output the new weight. */
-template <bool with_mom, bool mp>
+/*! \brief Inputs (weight, grad[, mom][, weight32]); output the new weight. nag: Nesterov. */
+template <bool with_mom, bool mp, bool nag = false>
 void SGDCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>& in,
                 const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   if (req[0] == kNullOp) return;
@@ -43,7 +43,15 @@ void SGDCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlo
   const SGDHyper h = Hyper(Param<SGDParam>(attrs));
   const int64_t n = in[0].Size();
   SYMNET_FLOAT_TYPE_SWITCH(in[0].dtype_, W, {
-    if constexpr (mp) {
+    if constexpr (nag) {
+      static_assert(with_mom, "Nesterov needs a momentum buffer");
+      if constexpr (mp) {
+        NAGStep<W, float>(n, in[0].dptr<W>(), in[1].dptr<W>(), in[2].dptr<float>(), in[3].dptr<float>(),
+                          out[0].dptr<W>(), h);
+      } else {
+        NAGStep<W, W>(n, in[0].dptr<W>(), in[1].dptr<W>(), in[2].dptr<W>(), nullptr, out[0].dptr<W>(), h);
+      }
+    } else if constexpr (mp) {
       float* mom = with_mom ? in[2].dptr<float>() : nullptr;
       SGDStep<W, float>(n, in[0].dptr<W>(), in[1].dptr<W>(), mom, in[with_mom ? 3 : 2].dptr<float>(),
                         out[0].dptr<W>(), h);
@@ -74,7 +82,7 @@ std::vector<uint32_t> MutateFrom2(const NodeAttrs& a) {
 
 }  // namespace
 
-#define SYMNET_REGISTER_SGD(NAME, NIN, MOM, MP, DOC, ...)                                  \
+#define SYMNET_REGISTER_SGD(NAME, NIN, MOM, MP, NAG, DOC, ...)                             \
   SYMNET_REGISTER_OP(NAME)                                                                 \
       .describe(DOC)                                                                       \
       .set_num_inputs(NIN)                                                                 \
@@ -88,22 +96,30 @@ std::vector<uint32_t> MutateFrom2(const NodeAttrs& a) {
       .set_attr<FInferShape>("FInferShape", ElemwiseShape)                                 \
       .set_attr<FInferType>("FInferType", SGDType<MP>)                                     \
       .set_attr<FInplaceOption>("FInplaceOption", InplaceIn0Out0)                          \
-      .set_attr<FCompute>("FCompute<cpu>", SGDCompute<MOM, MP>)
+      .set_attr<FCompute>("FCompute<cpu>", SGDCompute<MOM, MP, NAG>)
 
-SYMNET_REGISTER_SGD(sgd_update, 2, false, false,
+SYMNET_REGISTER_SGD(sgd_update, 2, false, false, false,
                     "SGD: weight = (1 - lr*wd) * weight - lr * clip(rescale_grad * grad).",
                     "weight", "grad");
-SYMNET_REGISTER_SGD(sgd_mom_update, 3, true, false,
+SYMNET_REGISTER_SGD(sgd_mom_update, 3, true, false, false,
                     "SGD with momentum: mom = momentum*mom - lr*wd*weight - "
                     "lr*clip(rescale_grad*grad); weight += mom. mom is updated in place.",
                     "weight", "grad", "mom");
-SYMNET_REGISTER_SGD(mp_sgd_update, 3, false, true,
+SYMNET_REGISTER_SGD(mp_sgd_update, 3, false, true, false,
                     "Multi-precision SGD: updates the float32 master weight weight32 (in place) "
                     "and writes its rounding to the 16-bit weight.",
                     "weight", "grad", "weight32");
-SYMNET_REGISTER_SGD(mp_sgd_mom_update, 4, true, true,
+SYMNET_REGISTER_SGD(mp_sgd_mom_update, 4, true, true, false,
                     "Multi-precision SGD with momentum: float32 momentum and master weight, "
                     "updated in place; the 16-bit weight receives the rounded master weight.",
+                    "weight", "grad", "mom", "weight32");
+SYMNET_REGISTER_SGD(nag_mom_update, 3, true, false, true,
+                    "Nesterov momentum: g = clip(rescale_grad*grad) + wd*weight; "
+                    "mom = momentum*mom + g; weight -= lr*(g + momentum*mom). mom is updated in place.",
+                    "weight", "grad", "mom");
+SYMNET_REGISTER_SGD(mp_nag_mom_update, 4, true, true, true,
+                    "Multi-precision Nesterov momentum: float32 momentum and master weight, updated "
+                    "in place; the 16-bit weight receives the rounded master weight.",
                     "weight", "grad", "mom", "weight32");
 
 }  // namespace ops

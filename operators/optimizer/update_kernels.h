@@ -49,6 +49,25 @@ void SGDStep(int64_t n, const W* weight, const W* grad, M* mom, M* w32, W* out, 
   }
 }
 
+/*!
+ * \brief One Nesterov step (MXNet's nag_mom_update, PyTorch's SGD(nesterov=True)):
+ *  g' = clip(rescale*g) + wd*w; mom = momentum*mom + g'; w -= lr*(g' + momentum*mom).
+ */
+template <typename W, typename M>
+void NAGStep(int64_t n, const W* weight, const W* grad, M* mom, M* w32, W* out, const SGDHyper& h) {
+  using A = float;
+#pragma omp parallel for if (n >= kOmpMinWork)
+  for (int64_t i = 0; i < n; ++i) {
+    A w = w32 ? static_cast<A>(w32[i]) : static_cast<A>(static_cast<AccType<W>>(weight[i]));
+    const A g = RescaleClip(static_cast<A>(static_cast<AccType<W>>(grad[i])), A(h.rescale), A(h.clip)) + h.wd * w;
+    const A m = h.momentum * static_cast<A>(mom[i]) + g;
+    mom[i] = M(m);
+    w -= h.lr * (g + h.momentum * m);
+    if (w32) w32[i] = M(w);
+    out[i] = W(w);
+  }
+}
+
 struct AdamHyper {
   float lr, beta1, beta2, epsilon, wd, rescale, clip;
 };

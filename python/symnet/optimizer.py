@@ -90,9 +90,10 @@ class SGD(Optimizer):
     #: weights per fused multi_* call
     aggregate_num = 60
 
-    def __init__(self, momentum=0.0, lazy_update=True, **kwargs):
+    def __init__(self, momentum=0.0, lazy_update=True, nesterov=False, **kwargs):
         super().__init__(**kwargs)
         self.momentum = momentum
+        self.nesterov = bool(nesterov)  # (nag_)mom_update: MXNet's NAG, PyTorch's nesterov=True
 
     def create_state(self, index, weight):
         if self.multi_precision and _is_low_precision(weight):
@@ -107,14 +108,16 @@ class SGD(Optimizer):
     def update(self, index, weight, grad, state):
         self._update_count(index)
         p = self._common_params(index)
+        kind = "nag" if self.nesterov else "sgd"
         if isinstance(state, tuple):  # (momentum or None, float32 master weight)
             mom, w32 = state
             if mom is not None:
-                nd.mp_sgd_mom_update(weight, grad, mom, w32, out=weight, momentum=self.momentum, **p)
+                getattr(nd, "mp_%s_mom_update" % kind)(weight, grad, mom, w32, out=weight,
+                                                       momentum=self.momentum, **p)
             else:
                 nd.mp_sgd_update(weight, grad, w32, out=weight, **p)
         elif state is not None:
-            nd.sgd_mom_update(weight, grad, state, out=weight, momentum=self.momentum, **p)
+            getattr(nd, "%s_mom_update" % kind)(weight, grad, state, out=weight, momentum=self.momentum, **p)
         else:
             nd.sgd_update(weight, grad, out=weight, **p)
 
@@ -122,7 +125,11 @@ class SGD(Optimizer):
 
     def update_multi(self, indices, weights, grads, states):
         """Updates all given weights with fused multi_(mp_)sgd(_mom)_update calls, grouping the
-        weights that share a state layout."""
+        weights that share a state layout. (Nesterov has no fused form: one call per weight.)"""
+        if self.nesterov:
+            for i, w, g, s in zip(indices, weights, grads, states):
+                self.update(i, w, g, s)
+            return
         groups = {}
         for i, w, g, s in zip(indices, weights, grads, states):
             self._update_count(i)
@@ -148,6 +155,16 @@ class SGD(Optimizer):
                 if self.clip_gradient is not None:
                     params["clip_gradient"] = self.clip_gradient
                 getattr(nd, op)(*inputs, out=[w for _, w, _, _ in chunk], **params)
+
+
+@Optimizer.register
+class NAG(SGD):
+    """MXNet's NAG: SGD with Nesterov momentum (state = momentum*state + g + wd*w;
+    w -= lr*(g + wd*w + momentum*state))."""
+
+    def __init__(self, momentum=0.0, **kwargs):
+        kwargs.pop("nesterov", None)
+        super().__init__(momentum=momentum, nesterov=True, **kwargs)
 
 
 @Optimizer.register

@@ -54,3 +54,36 @@ def test_weight_decay_applies_to_weights_and_gammas_only_as_mxnet():
     w = mx.nd.array(np.ones(3, np.float32))
     opt.update(1, w, mx.nd.array(np.zeros(3, np.float32)), opt.create_state(1, w))
     np.testing.assert_array_equal(w.asnumpy(), np.ones(3))  # a zero gradient leaves the bias alone
+
+
+@pytest.mark.parametrize("mp", [False, True])
+def test_nag_mom_update_formula_and_nag_optimizer(mp):
+    rng = np.random.RandomState(3)
+    w, g, m = rng.randn(10), rng.randn(10), rng.randn(10)
+    lr, mom, wd, rescale, clip = 0.05, 0.9, 1e-2, 0.5, 0.4
+    gg = np.clip(rescale * g, -clip, clip) + wd * w
+    m_new = mom * m + gg
+    w_new = w - lr * (gg + mom * m_new)
+    kw = dict(lr=lr, momentum=mom, wd=wd, rescale_grad=rescale, clip_gradient=clip)
+    if mp:
+        weight, w32 = mx.nd.array(w, dtype="float16"), mx.nd.array(w.astype(np.float16), dtype="float32")
+        state = mx.nd.array(m, dtype="float32")
+        mx.nd.mp_nag_mom_update(weight, mx.nd.array(g, dtype="float16"), state, w32, out=weight, **kw)
+        ref_w = w.astype(np.float16).astype(np.float64)
+        gg = np.clip(rescale * g.astype(np.float16).astype(np.float64), -clip, clip) + wd * ref_w
+        m_new = mom * m + gg
+        w_new = ref_w - lr * (gg + mom * m_new)
+        np.testing.assert_allclose(w32.asnumpy(), w_new, rtol=1e-5, atol=1e-5)
+        np.testing.assert_allclose(weight.asnumpy().astype(np.float64), w_new, rtol=2e-3, atol=2e-3)
+    else:
+        weight, state = mx.nd.array(w), mx.nd.array(m)
+        mx.nd.nag_mom_update(weight, mx.nd.array(g), state, out=weight, **kw)
+        np.testing.assert_allclose(weight.asnumpy(), w_new, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(state.asnumpy(), m_new, rtol=1e-4, atol=1e-5)
+    # the optimizer (name 'nag', or sgd with nesterov=True) applies the same op
+    for opt in (mx.optimizer.create("nag", learning_rate=lr, momentum=mom),
+                mx.optimizer.create("sgd", learning_rate=lr, momentum=mom, nesterov=True)):
+        x = mx.nd.array(w)
+        st = opt.create_state(0, x)
+        opt.update_multi([0], [x], [mx.nd.array(g)], [st])
+        np.testing.assert_allclose(x.asnumpy(), w - lr * (g + mom * g), rtol=1e-5, atol=1e-6)
