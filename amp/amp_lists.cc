@@ -2,8 +2,9 @@
  * \brief The precision lists. A test checks that every registered (non-backward) op appears in
  *  exactly one category for each target, so a new op cannot be forgotten.
  *
- *  float16 and bfloat16 differ in one place: bfloat16 keeps float32's exponent range, so
- *  Concat may stay neutral, while float16 makes it a widest-type op like MXNet's lists.
+ *  float16 and bfloat16 differ where their formats do: bfloat16 keeps float32's exponent range,
+ *  so Concat and square may stay neutral, but has a short mantissa, so sigmoid and softsign
+ *  run in float32 (MXNet's lists make the same choices).
  */
 #include <algorithm>
 
@@ -18,7 +19,9 @@ const std::vector<std::string> kTargetOps = {"Convolution", "FullyConnected"};
 
 const std::vector<std::string> kFP32Ops = {
     "softmax", "log_softmax", "SoftmaxOutput", "LinearRegressionOutput", "softmax_cross_entropy",
-    "sum", "mean"};
+    "sum", "mean",
+    // exponentials, logarithms and reciprocals leave 16-bit range or precision quickly
+    "exp", "expm1", "log", "log1p", "rsqrt", "reciprocal"};
 
 const std::vector<std::string> kWidestOps = {
     "elemwise_add", "elemwise_sub", "elemwise_mul", "elemwise_div", "broadcast_add",
@@ -26,7 +29,8 @@ const std::vector<std::string> kWidestOps = {
 
 const std::vector<std::string> kNeutralOps = {
     // element-wise and shape ops: they do what the dtype in front of them does
-    "_copy", "BlockGrad", "zeros_like", "ones_like", "negative", "_plus_scalar", "_minus_scalar",
+    "_copy", "BlockGrad", "zeros_like", "ones_like", "negative", "relu", "tanh", "sqrt", "abs",
+    "_plus_scalar", "_minus_scalar",
     "_rminus_scalar", "_mul_scalar", "_div_scalar", "_rdiv_scalar", "Flatten", "Reshape",
     "Activation", "LeakyReLU", "Dropout", "Pooling",
     // BatchNorm keeps float32 gamma/beta/statistics for 16-bit data (its type rule)
@@ -51,6 +55,12 @@ std::map<std::string, Category> Build(DType target) {
   put(kWidestOps, Category::kWidest);
   put(kNeutralOps, Category::kNeutral);
   SYMNET_CHECK(m.emplace("Concat", target == DType::kBFloat16 ? Category::kNeutral : Category::kWidest).second);
+  // as MXNet's lists: with bfloat16's 8-bit mantissa, sigmoid and softsign (outputs near 1)
+  // run in float32; with float16's 5-bit exponent, square overflows early
+  const bool bf16 = target == DType::kBFloat16;
+  for (const char* op : {"sigmoid", "softsign"})
+    SYMNET_CHECK(m.emplace(op, bf16 ? Category::kFP32 : Category::kNeutral).second);
+  SYMNET_CHECK(m.emplace("square", bf16 ? Category::kNeutral : Category::kFP32).second);
   return m;
 }
 

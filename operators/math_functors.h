@@ -59,6 +59,27 @@ SYMNET_UNARY_FUNCTOR(softrelu_grad, -std::expm1(-a))
 /*! \brief y = x/(1+|x|) => dy/dx = 1/(1+|x|)^2 = (1-|y|)^2. */
 SYMNET_UNARY_FUNCTOR(softsign_grad, (T(1) - std::fabs(a)) * (T(1) - std::fabs(a)))
 
+// Element-wise math (MXNet's unary operators) and their gradients. A gradient functor named
+// *_grad_out takes the forward output y, one named *_grad_in the forward input x.
+SYMNET_UNARY_FUNCTOR(exp, std::exp(a))
+SYMNET_UNARY_FUNCTOR(log, std::log(a))
+SYMNET_UNARY_FUNCTOR(log1p, std::log1p(a))
+SYMNET_UNARY_FUNCTOR(expm1, std::expm1(a))
+SYMNET_UNARY_FUNCTOR(sqrt, std::sqrt(a))
+SYMNET_UNARY_FUNCTOR(rsqrt, T(1) / std::sqrt(a))
+SYMNET_UNARY_FUNCTOR(square, a * a)
+SYMNET_UNARY_FUNCTOR(abs, std::fabs(a))
+SYMNET_UNARY_FUNCTOR(reciprocal, T(1) / a)
+SYMNET_UNARY_FUNCTOR(exp_grad_out, a)                        // d exp = y
+SYMNET_UNARY_FUNCTOR(expm1_grad_out, a + T(1))               // d expm1 = y + 1
+SYMNET_UNARY_FUNCTOR(sqrt_grad_out, T(0.5) / a)              // d sqrt = 1 / (2y)
+SYMNET_UNARY_FUNCTOR(rsqrt_grad_out, T(-0.5) * a * a * a)    // d x^-1/2 = -y^3 / 2
+SYMNET_UNARY_FUNCTOR(reciprocal_grad_out, -a * a)            // d 1/x = -y^2
+SYMNET_UNARY_FUNCTOR(log_grad_in, T(1) / a)                  // d log = 1/x
+SYMNET_UNARY_FUNCTOR(log1p_grad_in, T(1) / (T(1) + a))       // d log1p = 1/(1+x)
+SYMNET_UNARY_FUNCTOR(square_grad_in, T(2) * a)               // d x^2 = 2x
+SYMNET_UNARY_FUNCTOR(abs_grad_in, a > T(0) ? T(1) : (a < T(0) ? T(-1) : T(0)))  // sign(x)
+
 #undef SYMNET_BINARY_FUNCTOR
 #undef SYMNET_UNARY_FUNCTOR
 

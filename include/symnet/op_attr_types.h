@@ -6,6 +6,7 @@
 #define SYMNET_OP_ATTR_TYPES_H_
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -43,6 +44,13 @@ using FNumVisibleOutputs = std::function<uint32_t(const NodeAttrs& attrs)>;
  *  moving_mean, optimizer states). "FMutateInputs"; default: none.
  */
 using FMutateInputs = std::function<std::vector<uint32_t>(const NodeAttrs& attrs)>;
+
+/*!
+ * \brief Variable attributes an op gives the variable feeding input `index` when a symbol is
+ *  composed, unless the variable already has them (BatchNorm: __init__ zero/one for its moving
+ *  statistics, as MXNet writes them). "FInputVarAttrs"; default: none.
+ */
+using FInputVarAttrs = std::function<std::map<std::string, std::string>(const NodeAttrs& attrs, uint32_t index)>;
 
 /*!
  * \brief Builds the gradient: given the node and the gradients of its outputs, returns one entry

@@ -330,6 +330,12 @@ SYMNET_REGISTER_OP(BatchNorm)
                                   })
     .set_attr<FMutateInputs>("FMutateInputs",
                              [](const NodeAttrs&) { return std::vector<uint32_t>{3, 4}; })
+    .set_attr<FInputVarAttrs>("FInputVarAttrs",
+                              [](const NodeAttrs&, uint32_t index) -> std::map<std::string, std::string> {
+                                if (index == 3) return {{"__init__", "[\"zero\", {}]"}};
+                                if (index == 4) return {{"__init__", "[\"one\", {}]"}};
+                                return {};
+                              })
     .set_attr<FInferShape>("FInferShape", BNShape)
     .set_attr<FInferType>("FInferType", BNType)
     .set_attr<FLayoutSlots>("FLayoutSlots", BNLayout({0}, {0}))

@@ -3,17 +3,25 @@ from . import _core
 
 
 class NameManager:
-    """Gives names to unnamed symbols. A Prefix manager prepends a prefix to every name."""
+    """Gives names to unnamed symbols. As in MXNet, a new manager (`with NameManager():`)
+    counts from 0 again; the default one shares its counters with the C++ API. A Prefix
+    manager prepends a prefix to every name."""
 
     _current = None
 
     def __init__(self):
         self._old = None
+        self._counter = {}
 
     def get(self, name, hint):
         if name:
             return name
-        return _core.name_get("", hint)
+        if self is _DEFAULT:
+            return _core.name_get("", hint)
+        key = hint.lower()
+        count = self._counter.get(key, 0)
+        self._counter[key] = count + 1
+        return "%s%d" % (key, count)
 
     def __enter__(self):
         self._old = NameManager._current

@@ -156,7 +156,16 @@ Symbol Symbol::Create(const std::string& op_name, const std::string& name, const
     inputs[idx] = single(kv.second, kv.first);
   }
   for (size_t i = 0; i < num_in; ++i) {
-    if (!inputs[i].node) inputs[i] = NodeEntry{Node::Variable(node_name + "_" + in_names[i]), 0, 0};
+    if (inputs[i].node) continue;
+    NodePtr v = Node::Variable(node_name + "_" + in_names[i]);
+    v->attrs.dict = n->attrs.dict;  // MXNet gives an auto-created input its op's parameters
+    inputs[i] = NodeEntry{v, 0, 0};
+  }
+  if (auto* f = op->attr<FInputVarAttrs>("FInputVarAttrs")) {
+    for (uint32_t i = 0; i < num_in; ++i) {
+      if (!inputs[i].node->is_variable()) continue;
+      for (const auto& kv : (*f)(n->attrs, i)) inputs[i].node->attrs.dict.emplace(kv.first, kv.second);
+    }
   }
   n->inputs = std::move(inputs);
   std::vector<NodeEntry> outs;

@@ -1,10 +1,12 @@
 /*! \brief MXNet symbol JSON: writing, and reading 1.x files including older layouts. */
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <unordered_map>
 
 #include "json.h"
 #include "symbol_util.h"
+#include "symnet/op_attr_types.h"
 #include "symnet/symbol.h"
 
 namespace symnet {
@@ -75,6 +77,7 @@ std::string Symbol::ToJSON() const {
   json::Value nodes = json::Value::Array(), arg_nodes = json::Value::Array(),
               row_ptr = json::Value::Array(), heads = json::Value::Array();
   uint32_t row = 0;
+  std::unordered_map<const Node*, uint32_t> var_version;
   row_ptr.array.push_back(json::Value::Number(0));
   for (uint32_t i = 0; i < order.size(); ++i) {
     const Node& n = *order[i];
@@ -87,7 +90,21 @@ std::string Symbol::ToJSON() const {
       jn.Set("attrs", attrs);
     }
     json::Value inputs = json::Value::Array();
-    for (const auto& e : n.inputs) inputs.array.push_back(EntryJSON(ids.at(e.node.get()), e.index, e.version));
+    std::vector<uint32_t> mutated;
+    if (!n.is_variable())
+      if (auto* f = n.op()->attr<FMutateInputs>("FMutateInputs")) mutated = (*f)(n.attrs);
+    for (uint32_t k = 0; k < n.inputs.size(); ++k) {
+      const NodeEntry& e = n.inputs[k];
+      // a variable's version counts the ops that mutated it so far (MXNet writes it; BatchNorm's
+      // moving statistics read [id, 0, 1])
+      uint32_t version = e.version;
+      if (e.node->is_variable()) {
+        uint32_t& v = var_version[e.node.get()];
+        if (std::find(mutated.begin(), mutated.end(), k) != mutated.end()) ++v;
+        version = v;
+      }
+      inputs.array.push_back(EntryJSON(ids.at(e.node.get()), e.index, version));
+    }
     jn.Set("inputs", inputs);
     if (!n.control_deps.empty()) {
       json::Value deps = json::Value::Array();
@@ -99,7 +116,9 @@ std::string Symbol::ToJSON() const {
     row += n.num_outputs();
     row_ptr.array.push_back(json::Value::Number(row));
   }
-  for (const auto& e : outputs) heads.array.push_back(EntryJSON(ids.at(e.node.get()), e.index, e.version));
+  for (const auto& e : outputs)
+    heads.array.push_back(EntryJSON(ids.at(e.node.get()), e.index,
+                                    e.node->is_variable() ? var_version[e.node.get()] : e.version));
   json::Value version = json::Value::Array();
   version.array.push_back(json::Value::String("int"));
   version.array.push_back(json::Value::Number(kMXNetVersion));

@@ -7,8 +7,8 @@
  *  when some op prefers it and none of its entries is pinned (arguments, graph outputs, gradient
  *  arrays). It becomes nChw16c (kBlocked16) when all its channel counts are multiples of 16 and
  *  channels-last otherwise: oneDNN 2.6's blocked kernels are the fastest here, notably 1x1
- *  convolution backward (30-45% faster than nhwc). Entries without spatial extent (or not
- *  4-D/5-D) stay in the default layout, whose bytes are the same.
+ *  convolution backward (30-45% faster than nhwc). Entries that are not 4-D/5-D stay in the
+ *  default layout.
  */
 #include <numeric>
 
@@ -29,9 +29,13 @@ struct UnionFind {
 };
 
 // float64 runs through reference loops written for the default layout (it serves gradient
-// checks, not speed), so only the types with oneDNN kernels (or staging into them) go NHWC
+// checks, not speed), so only the types with oneDNN kernels (or staging into them) go NHWC.
+// Entries with one spatial position (a global pooling's output) take the region's layout too:
+// their bytes are the same in every layout, but kernels pick their code path from the layout
+// flags of all their slots, so a region must not mix flags (a 1x1 output flagged default made
+// global pooling read nChw16c input as NCHW).
 bool CanBeChannelsLast(const Shape& s, DType t) {
-  return s.is_known() && (s.ndim() == 4 || s.ndim() == 5) && s.ProdRange(2, s.ndim()) > 1 &&
+  return s.is_known() && (s.ndim() == 4 || s.ndim() == 5) &&
          (t == DType::kFloat32 || t == DType::kBFloat16 || t == DType::kFloat16);
 }
 

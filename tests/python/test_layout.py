@@ -39,6 +39,9 @@ def small_cnn(width=8):
     d = mx.sym.Dropout(cat, p=0.0)
     s = mx.sym.sum(d, axis=(2, 3))  # a reduction over logical axes: needs the default layout
     fc = mx.sym.FullyConnected(mx.sym.Flatten(d), num_hidden=10, name="fc") + mx.sym.FullyConnected(s, num_hidden=10, name="fc2")
+    # global pooling straight into FullyConnected (as gluon exports ResNets): a 1x1 output
+    gp = mx.sym.Pooling(d, global_pool=True, pool_type="avg", kernel=(1, 1), name="gpool")
+    fc = fc + mx.sym.FullyConnected(gp, num_hidden=10, name="fc3")
     return mx.sym.SoftmaxOutput(fc, name="softmax")
 
 

@@ -76,6 +76,32 @@ def test_activation(act, ref):
     check_16bit(sym, {"x": x})
 
 
+UNARY_MATH = [
+    ("relu", lambda x: np.maximum(x, 0), "any"), ("sigmoid", lambda x: 1 / (1 + np.exp(-x)), "any"),
+    ("tanh", np.tanh, "any"), ("softsign", lambda x: x / (1 + np.abs(x)), "any"),
+    ("exp", np.exp, "any"), ("expm1", np.expm1, "any"), ("log", np.log, "positive"),
+    ("log1p", np.log1p, "positive"), ("sqrt", np.sqrt, "positive"),
+    ("rsqrt", lambda x: 1 / np.sqrt(x), "positive"), ("square", np.square, "any"),
+    ("abs", np.abs, "any"), ("reciprocal", lambda x: 1 / x, "away_from_zero")]
+
+
+@pytest.mark.parametrize("op,ref,domain", UNARY_MATH, ids=[u[0] for u in UNARY_MATH])
+def test_unary_math(op, ref, domain):
+    x = randn(3, 4, 5)
+    if domain == "positive":
+        x = np.abs(x) + 0.3
+    else:
+        # away from kinks (relu, abs) and poles (reciprocal) for finite differences
+        x[np.abs(x) < 0.3] = 0.7
+    sym = getattr(mx.sym, op)(mx.sym.var("x"))
+    check_symbolic_forward(sym, {"x": x}, [ref(x)], rtol=1e-5, atol=1e-6)
+    check_numeric_gradient(sym, {"x": x})
+    check_add_req(sym, {"x": x}, [mx.nd.array(randn(3, 4, 5), dtype="float64")])
+    check_16bit(sym, {"x": x})
+    np.testing.assert_allclose(getattr(mx.nd, op)(mx.nd.array(x)).asnumpy(), ref(x).astype(np.float32),
+                               rtol=1e-5, atol=1e-6)
+
+
 @pytest.mark.parametrize("op,ref", [
     ("elemwise_add", np.add), ("elemwise_sub", np.subtract),
     ("elemwise_mul", np.multiply), ("elemwise_div", np.divide)])

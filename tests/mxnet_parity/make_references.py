@@ -1,0 +1,222 @@
+#!/usr/bin/env python3
+"""Writes MXNet 1.9.1 reference results for tests/python/test_mxnet_parity.py.
+
+Runs under MXNet itself, in its own virtual environment (mxnet 1.9.1 needs numpy < 1.24):
+
+    python3 -m venv build/mxnet-venv
+    build/mxnet-venv/bin/pip install mxnet==1.9.1 numpy==1.23.5
+    build/mxnet-venv/bin/python tests/mxnet_parity/make_references.py build/mxnet_refs
+
+For each model, OUT/<model>/ gets: symbol.json and model.params (MXNet's own files, the way
+users have them), and ref.npz with the fixed inputs, the forward outputs in inference and in
+training mode, the head gradients used, the gradient of every argument, and the auxiliary
+states after the training forward. OUT/sgd.npz holds one sgd_mom_update and one
+mp_sgd_mom_update step; OUT/amp_<dtype>/ holds MXNet's AMP conversion of ResNet-50 (the
+16-bit ops and the converted graph's outputs); OUT/classic/ holds the JSON MXNet writes for the classic symbol
+scripts in classic_symbols.py. OUT/manifest.json lists it all with versions.
+"""
+import json
+import os
+import sys
+
+import numpy as np
+
+import mxnet as mx
+from mxnet.gluon.model_zoo import vision
+
+RNG = np.random.RandomState(20261122)
+
+
+def mlp():
+    x = mx.sym.Variable("data")
+    x = mx.sym.Activation(mx.sym.FullyConnected(x, num_hidden=32, name="fc1"), act_type="relu", name="relu1")
+    x = mx.sym.Activation(mx.sym.FullyConnected(x, num_hidden=16, name="fc2"), act_type="tanh", name="tanh2")
+    return mx.sym.FullyConnected(x, num_hidden=10, name="fc3"), {"data": (8, 20)}
+
+
+def lenet():
+    x = mx.sym.Variable("data")
+    x = mx.sym.Convolution(x, kernel=(5, 5), num_filter=8, name="conv1")
+    x = mx.sym.Pooling(mx.sym.Activation(x, act_type="tanh"), pool_type="max", kernel=(2, 2), stride=(2, 2))
+    x = mx.sym.Convolution(x, kernel=(5, 5), num_filter=16, name="conv2")
+    x = mx.sym.Pooling(mx.sym.Activation(x, act_type="tanh"), pool_type="max", kernel=(2, 2), stride=(2, 2))
+    x = mx.sym.FullyConnected(mx.sym.flatten(x), num_hidden=32, name="fc1")
+    x = mx.sym.FullyConnected(mx.sym.Activation(x, act_type="tanh"), num_hidden=10, name="fc2")
+    return mx.sym.SoftmaxOutput(x, name="softmax"), {"data": (4, 1, 28, 28), "softmax_label": (4,)}
+
+
+def mixed():
+    """Concat, Dropout(p=0), Pooling variants, LeakyReLU variants, BatchNorm, element-wise ops."""
+    x = mx.sym.Variable("data")
+    c = mx.sym.Convolution(x, kernel=(3, 3), pad=(1, 1), num_filter=8, name="conv")
+    b = mx.sym.BatchNorm(c, fix_gamma=False, eps=1e-3, momentum=0.8, name="bn")
+    a1 = mx.sym.LeakyReLU(b, act_type="leaky", slope=0.1, name="leaky")
+    a2 = mx.sym.LeakyReLU(b, act_type="elu", slope=0.5, name="elu")
+    a3 = mx.sym.LeakyReLU(b, act_type="prelu", name="prelu")
+    a4 = mx.sym.LeakyReLU(b, act_type="gelu", name="gelu")
+    cat = mx.sym.Concat(a1, a2, a3, a4, dim=1, name="concat")
+    d = mx.sym.Dropout(cat, p=0.0, name="drop")
+    p1 = mx.sym.Pooling(d, kernel=(3, 3), stride=(2, 2), pad=(1, 1), pool_type="avg",
+                        count_include_pad=False, name="avgpool")
+    p2 = mx.sym.Pooling(d, kernel=(3, 3), stride=(2, 2), pool_type="max", pooling_convention="full",
+                        name="maxpool_full")
+    p3 = mx.sym.Pooling(d, kernel=(2, 2), stride=(2, 2), pool_type="sum", name="sumpool")
+    s = mx.sym.elemwise_add(p1, p3, name="add") * 0.5 + p2
+    g = mx.sym.Pooling(s, global_pool=True, pool_type="max", kernel=(1, 1), name="gpool")
+    y = mx.sym.FullyConnected(mx.sym.flatten(g), num_hidden=5, name="fc")
+    return mx.sym.Group([y, mx.sym.sigmoid(s, name="sig")]), {"data": (2, 3, 10, 10)}
+
+
+def gluon(name, builder, shape):
+    def make():
+        net = builder(classes=10)
+        net.initialize(mx.init.Xavier(magnitude=2))
+        net.hybridize()
+        net(mx.nd.zeros(shape))
+        tmp = os.path.join(OUT, "_export_" + name)
+        net.export(tmp)
+        sym = mx.sym.load(tmp + "-symbol.json")
+        params = mx.nd.load(tmp + "-0000.params")
+        os.remove(tmp + "-symbol.json")
+        os.remove(tmp + "-0000.params")
+        return sym, {"data": shape}, params
+    return make
+
+
+def random_params(sym, shapes):
+    arg_shapes, _, aux_shapes = sym.infer_shape(**shapes)
+    params = {}
+    for n, s in zip(sym.list_arguments(), arg_shapes):
+        if n in shapes:
+            continue
+        fan_in = int(np.prod(s[1:])) if len(s) > 1 else 1
+        params["arg:" + n] = mx.nd.array(RNG.normal(0, np.sqrt(2.0 / fan_in), s) if n.endswith("weight")
+                                         else RNG.uniform(0.5, 1.5, s) if n.endswith("gamma")
+                                         else RNG.normal(0, 0.1, s))
+    for n, s in zip(sym.list_auxiliary_states(), aux_shapes):
+        params["aux:" + n] = mx.nd.array(RNG.uniform(0.5, 1.5, s) if n.endswith("var") else RNG.normal(0, 0.2, s))
+    return params
+
+
+def run_model(name, sym, shapes, params):
+    """Writes OUT/name: the files a user would have, and the reference results."""
+    d = os.path.join(OUT, name)
+    os.makedirs(d, exist_ok=True)
+    # gluon's fresh BatchNorm statistics are 0/1: make them informative for the inference check
+    for k in list(params):
+        if k.startswith("aux:"):
+            s = params[k].shape
+            params[k] = mx.nd.array(RNG.uniform(0.5, 1.5, s) if "var" in k else RNG.normal(0, 0.2, s))
+    sym.save(os.path.join(d, "symbol.json"))
+    mx.nd.save(os.path.join(d, "model.params"), params)
+    inputs = {}
+    for n, s in shapes.items():
+        inputs[n] = RNG.randint(0, 10, s).astype(np.float32) if n.endswith("label") else RNG.normal(size=s).astype(np.float32)
+    exe = sym.simple_bind(mx.cpu(), grad_req={n: ("null" if n.endswith("label") else "write")
+                                             for n in sym.list_arguments()}, **shapes)
+    for k, v in params.items():
+        kind, n = k.split(":", 1)
+        (exe.arg_dict if kind == "arg" else exe.aux_dict)[n][:] = v
+    for n, v in inputs.items():
+        exe.arg_dict[n][:] = v
+    ref = {"input:" + n: v for n, v in inputs.items()}
+    exe.forward(is_train=False)
+    for i, o in enumerate(exe.outputs):
+        ref["out_infer:%d" % i] = o.asnumpy()
+    exe.forward(is_train=True)
+    heads = [RNG.normal(size=o.shape).astype(np.float32) for o in exe.outputs]
+    exe.backward([mx.nd.array(h) for h in heads])
+    for i, (o, h) in enumerate(zip(exe.outputs, heads)):
+        ref["out_train:%d" % i] = o.asnumpy()
+        ref["head_grad:%d" % i] = h
+    for n, g in exe.grad_dict.items():
+        if g is not None:
+            ref["grad:" + n] = g.asnumpy()
+    for n, a in exe.aux_dict.items():
+        ref["aux:" + n] = a.asnumpy()
+    np.savez(os.path.join(d, "ref.npz"), **ref)
+    return {"outputs": len(exe.outputs), "arguments": len(sym.list_arguments()),
+            "aux": len(sym.list_auxiliary_states())}
+
+
+def sgd_refs():
+    w, g, m = (RNG.normal(size=(64,)).astype(np.float32) for _ in range(3))
+    kw = dict(lr=0.05, momentum=0.9, wd=1e-3, rescale_grad=1.0 / 32, clip_gradient=0.02)
+    weight, mom = mx.nd.array(w), mx.nd.array(m)
+    mx.nd.sgd_mom_update(weight, mx.nd.array(g), mom, out=weight, **kw)
+    w16, w32, mom32 = mx.nd.array(w, dtype="float16"), mx.nd.array(w.astype(np.float16), dtype="float32"), mx.nd.array(m)
+    mx.nd.mp_sgd_mom_update(w16, mx.nd.array(g, dtype="float16"), mom32, w32, out=w16, **kw)
+    np.savez(os.path.join(OUT, "sgd.npz"), w=w, g=g, m=m, params=json.dumps(kw),
+             sgd_weight=weight.asnumpy(), sgd_mom=mom.asnumpy(),
+             mp_weight16=w16.asnumpy(), mp_weight32=w32.asnumpy(), mp_mom=mom32.asnumpy())
+
+
+def amp_refs(model_dir, target):
+    """MXNet's AMP conversion of a model: the dtype every original node's output takes, and
+    the converted graph's inference outputs with the model's parameters."""
+    from mxnet.contrib import amp
+    sym = mx.sym.load(os.path.join(model_dir, "symbol.json"))
+    params = mx.nd.load(os.path.join(model_dir, "model.params"))
+    ref = dict(np.load(os.path.join(model_dir, "ref.npz")))
+    conv = amp.convert_symbol(sym, target_dtype=target)
+    d = os.path.join(OUT, "amp_" + target)
+    os.makedirs(d, exist_ok=True)
+    conv.save(os.path.join(d, "converted-symbol.json"))
+    internals = conv.get_internals()
+    _, out_types, _ = internals.infer_type(data="float32")
+    names = [o[:-len("_output")] if o.endswith("_output") else o for o in internals.list_outputs()]
+    original = {n["name"] for n in json.loads(sym.tojson())["nodes"] if n["op"] != "null"}
+    node_dtypes = {n: np.dtype(t).name if t is not None else None for n, t in zip(names, out_types) if n in original}
+    # bfloat16 shows up as a structured numpy dtype in MXNet; name it
+    node_dtypes = {k: ("bfloat16" if v not in (None, "float16", "float32", "float64") else v)
+                   for k, v in node_dtypes.items()}
+    with open(os.path.join(d, "node_dtypes.json"), "w") as f:
+        json.dump(node_dtypes, f, indent=0, sort_keys=True)
+    info = {"nodes_16bit": sum(v in ("float16", "bfloat16") for v in node_dtypes.values())}
+    exe = conv.simple_bind(mx.cpu(), grad_req="null", data=ref["input:data"].shape)
+    for k, v in params.items():
+        kind, n = k.split(":", 1)
+        target_dict = exe.arg_dict if kind == "arg" else exe.aux_dict
+        if n in target_dict:
+            target_dict[n][:] = v.astype(target_dict[n].dtype)
+    exe.arg_dict["data"][:] = ref["input:data"]
+    try:
+        exe.forward(is_train=False)
+        np.savez(os.path.join(d, "ref.npz"), out=exe.outputs[0].astype("float32").asnumpy())
+    except mx.base.MXNetError as e:  # MXNet's CPU build has no float16 gemm
+        info["outputs_error"] = [l for l in str(e).splitlines() if "MXNetError" in l][-1]
+    return info
+
+
+def main():
+    global OUT
+    OUT = sys.argv[1] if len(sys.argv) > 1 else "build/mxnet_refs"
+    os.makedirs(OUT, exist_ok=True)
+    manifest = {"mxnet": mx.__version__, "numpy": np.__version__, "models": {}}
+    symbolic = {"mlp": mlp, "lenet": lenet, "mixed": mixed}
+    for name, build in symbolic.items():
+        sym, shapes = build()
+        manifest["models"][name] = run_model(name, sym, shapes, random_params(sym, shapes))
+        print("reference:", name, manifest["models"][name], flush=True)
+    for name, builder in (("resnet18_v1", vision.resnet18_v1), ("resnet50_v1", vision.resnet50_v1)):
+        sym, shapes, params = gluon(name, builder, (2, 3, 64, 64))()
+        manifest["models"][name] = run_model(name, sym, shapes, params)
+        print("reference:", name, manifest["models"][name], flush=True)
+    # classic symbol scripts: the JSON MXNet writes for them (symnet must write the same)
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import classic_symbols
+    os.makedirs(os.path.join(OUT, "classic"), exist_ok=True)
+    for name, build in classic_symbols.BUILDERS.items():
+        with mx.name.NameManager():  # automatic names count from 0, as in a fresh script
+            build(mx).save(os.path.join(OUT, "classic", name + "-symbol.json"))
+    sgd_refs()
+    manifest["amp"] = {}
+    for target in ("float16", "bfloat16"):
+        manifest["amp"][target] = amp_refs(os.path.join(OUT, "resnet50_v1"), target)
+        print("reference: amp", target, manifest["amp"][target], flush=True)
+    with open(os.path.join(OUT, "manifest.json"), "w") as f:
+        json.dump(manifest, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

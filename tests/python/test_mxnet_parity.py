@@ -1,0 +1,203 @@
+"""Differential tests against MXNet 1.9.1: MXNet's own symbol and parameter files, run through
+symnet, must give MXNet's outputs (inference and training mode), gradients and auxiliary
+states; one SGD-momentum step must match MXNet's update ops; and MXNet's AMP conversion of
+ResNet-50 must run the same ops in 16 bits as symnet's, with outputs that agree.
+
+The references come from tests/mxnet_parity/make_references.py, run under real MXNet in its own
+virtual environment (tools/run_tests.sh makes it; see that script). Where they could not be
+made (no PyPI access, say), every test here is skipped with the reason, never passed.
+"""
+import json
+import os
+
+import numpy as np
+import pytest
+
+import symnet as mx
+
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+REFS = os.environ.get("SYMNET_MXNET_REFS", os.path.join(REPO, "build", "mxnet_refs"))
+MODELS = ["mlp", "lenet", "mixed", "resnet18_v1", "resnet50_v1"]
+
+
+def _manifest():
+    path = os.path.join(REFS, "manifest.json")
+    if not os.path.exists(path):
+        why = os.path.join(REFS, "UNAVAILABLE")
+        reason = open(why).read().strip() if os.path.exists(why) else (
+            "no MXNet references in %s: run tests/mxnet_parity/make_references.py under mxnet==1.9.1 "
+            "(tools/run_tests.sh does)" % REFS)
+        pytest.skip(reason)
+    with open(path) as f:
+        return json.load(f)
+
+
+def _close(actual, expected, rtol, what, atol_frac=1e-4):
+    """rtol, plus an absolute floor relative to the array's largest value (elements near zero
+    in a large-valued array carry that array's rounding)."""
+    atol = max(1e-5, atol_frac * float(np.abs(expected).max()) if expected.size else 0.0)
+    np.testing.assert_allclose(actual, expected, rtol=rtol, atol=atol, err_msg=what)
+
+
+# Where MXNet 1.9.1 itself is wrong: symnet is checked against float64 finite differences
+# instead (the "mixed" net's PReLU slope gradient from MXNet misses by up to 73% relative,
+# while symnet's agrees with finite differences to 1e-8).
+KNOWN_MXNET_DEVIATIONS = {("mixed", "prelu_gamma"): "MXNet 1.9.1's LeakyReLU(prelu) gamma gradient"}
+
+
+def _finite_difference_check(name, param, ours, ref):
+    d = os.path.join(REFS, name)
+    sym = mx.sym.load(os.path.join(d, "symbol.json"))
+    params = mx.nd.load(os.path.join(d, "model.params"))
+    heads = [ref["head_grad:%d" % i] for i in range(len([k for k in ref if k.startswith("head_grad:")]))]
+
+    def loss(value):
+        exe = sym.simple_bind(mx.cpu(), grad_req="null", type_dict={"data": "float64"},
+                              data=ref["input:data"].shape)
+        for k, v in params.items():
+            kind, n = k.split(":", 1)
+            (exe.arg_dict if kind == "arg" else exe.aux_dict)[n][:] = v.asnumpy()
+        exe.arg_dict[param][:] = value
+        exe.arg_dict["data"][:] = ref["input:data"]
+        outs = exe.forward(is_train=True)
+        return sum(float((o.asnumpy() * h).sum()) for o, h in zip(outs, heads))
+
+    base = params["arg:" + param].asnumpy().astype(np.float64)
+    fd = np.zeros_like(base)
+    for i in np.ndindex(base.shape):
+        e = np.zeros_like(base)
+        e[i] = 1e-5
+        fd[i] = (loss(base + e) - loss(base - e)) / 2e-5
+    _close(ours, fd, 1e-3, "%s gradient of %s vs finite differences" % (name, param))
+    assert np.abs(ref["grad:" + param] - fd).max() > 1e-2 * np.abs(fd).max(), (
+        "MXNet's %s now matches finite differences: drop it from KNOWN_MXNET_DEVIATIONS" % param)
+
+
+def _bind(name):
+    d = os.path.join(REFS, name)
+    sym = mx.sym.load(os.path.join(d, "symbol.json"))
+    params = mx.nd.load(os.path.join(d, "model.params"))
+    ref = dict(np.load(os.path.join(d, "ref.npz")))
+    inputs = {k.split(":", 1)[1]: v for k, v in ref.items() if k.startswith("input:")}
+    exe = sym.simple_bind(mx.cpu(), grad_req={n: ("null" if n.endswith("label") else "write")
+                                             for n in sym.list_arguments()},
+                          **{n: v.shape for n, v in inputs.items()})
+    for k, v in params.items():
+        kind, n = k.split(":", 1)
+        (exe.arg_dict if kind == "arg" else exe.aux_dict)[n][:] = v
+    for n, v in inputs.items():
+        exe.arg_dict[n][:] = v
+    return exe, ref
+
+
+@pytest.mark.parametrize("name", MODELS)
+def test_model_matches_mxnet(name):
+    manifest = _manifest()
+    assert name in manifest["models"], "references lack %s" % name
+    exe, ref = _bind(name)
+    n_out = manifest["models"][name]["outputs"]
+    exe.forward(is_train=False)
+    for i in range(n_out):
+        _close(exe.outputs[i].asnumpy(), ref["out_infer:%d" % i], 1e-4, "%s inference output %d" % (name, i))
+    exe.forward(is_train=True)
+    for i in range(n_out):
+        _close(exe.outputs[i].asnumpy(), ref["out_train:%d" % i], 1e-4, "%s training output %d" % (name, i))
+    exe.backward([mx.nd.array(ref["head_grad:%d" % i]) for i in range(n_out)])
+    grads = [k for k in ref if k.startswith("grad:")]
+    assert len(grads) >= manifest["models"][name]["arguments"] - 1
+    for k in grads:
+        ours = exe.grad_dict[k[5:]].asnumpy()
+        weight_grad = ref.get(k[:-len("_bias")] + "_weight") if k.endswith("_bias") else None
+        if weight_grad is not None and np.abs(ref[k]).max() < 1e-3 * np.abs(weight_grad).max():
+            # a convolution bias right before a BatchNorm has a zero gradient in exact
+            # arithmetic; both frameworks give rounding noise, which must stay that small
+            assert np.abs(ours).max() < 1e-3 * np.abs(weight_grad).max(), "%s gradient of %s" % (name, k[5:])
+            continue
+        if (name, k[5:]) in KNOWN_MXNET_DEVIATIONS:
+            _finite_difference_check(name, k[5:], ours, ref)
+            continue
+        _close(ours, ref[k], 1e-3, "%s gradient of %s" % (name, k[5:]))
+    for k in (k for k in ref if k.startswith("aux:")):
+        _close(exe.aux_dict[k[4:]].asnumpy(), ref[k], 1e-4, "%s auxiliary state %s" % (name, k[4:]))
+
+
+def test_sgd_mom_update_matches_mxnet():
+    _manifest()
+    r = dict(np.load(os.path.join(REFS, "sgd.npz")))
+    kw = json.loads(str(r["params"]))
+    w, mom = mx.nd.array(r["w"]), mx.nd.array(r["m"])
+    mx.nd.sgd_mom_update(w, mx.nd.array(r["g"]), mom, out=w, **kw)
+    np.testing.assert_allclose(w.asnumpy(), r["sgd_weight"], rtol=1e-6, atol=1e-7)
+    np.testing.assert_allclose(mom.asnumpy(), r["sgd_mom"], rtol=1e-6, atol=1e-7)
+    w16 = mx.nd.array(r["w"], dtype="float16")
+    w32 = mx.nd.array(r["w"].astype(np.float16), dtype="float32")
+    mom32 = mx.nd.array(r["m"])
+    mx.nd.mp_sgd_mom_update(w16, mx.nd.array(r["g"], dtype="float16"), mom32, w32, out=w16, **kw)
+    np.testing.assert_allclose(w32.asnumpy(), r["mp_weight32"], rtol=1e-6, atol=1e-7)
+    np.testing.assert_allclose(mom32.asnumpy(), r["mp_mom"], rtol=1e-6, atol=1e-7)
+    np.testing.assert_array_equal(w16.asnumpy(), r["mp_weight16"])  # same float32 -> same rounding
+
+
+@pytest.mark.parametrize("target", ["float16", "bfloat16"])
+def test_amp_conversion_matches_mxnet(target):
+    manifest = _manifest()
+    info = manifest["amp"][target]
+    d = os.path.join(REFS, "amp_" + target)
+    with open(os.path.join(d, "node_dtypes.json")) as f:
+        theirs = json.load(f)
+    sym = mx.sym.load(os.path.join(REFS, "resnet50_v1", "symbol.json"))
+    conv = mx.amp.convert_symbol(sym, target)
+    internals = conv.get_internals()
+    _, types, _ = internals.infer_type(data="float32")
+    ours = {}
+    for out, t in zip(internals.list_outputs(), types):
+        node = out[:-len("_output")] if out.endswith("_output") else out
+        if node in theirs:
+            ours[node] = mx.base.dtype_name(t)
+    assert set(ours) == set(theirs)
+    differ = {n: (theirs[n], ours[n]) for n in theirs if theirs[n] != ours[n]}
+    assert not differ, "nodes whose dtype differs (MXNet, symnet): %s" % differ
+    assert sum(v == target for v in ours.values()) == info["nodes_16bit"]
+
+    if "outputs_error" in info:
+        pytest.skip("MXNet 1.9.1 could not run its %s graph on the CPU (%s); the 16-bit ops were "
+                    "compared, the outputs cannot be" % (target, info["outputs_error"]))
+    ref_out = np.load(os.path.join(d, "ref.npz"))["out"]
+    exe, ref = _bind("resnet50_v1")  # the float32 model and its input
+    params = mx.nd.load(os.path.join(REFS, "resnet50_v1", "model.params"))
+    cexe = conv.simple_bind(mx.cpu(), grad_req="null", data=ref["input:data"].shape)
+    for k, v in params.items():
+        kind, n = k.split(":", 1)
+        (cexe.arg_dict if kind == "arg" else cexe.aux_dict)[n][:] = v
+    cexe.arg_dict["data"][:] = ref["input:data"]
+    cexe.forward(is_train=False)
+    out = cexe.outputs[0].asnumpy()
+    # two bfloat16 graphs round differently along 50 layers: compare against the float32
+    # reference scale, and require both to be as close to float32 as each other
+    scale = float(np.abs(ref["out_infer:0"]).max())
+    err_ours = np.abs(out - ref["out_infer:0"]).max() / scale
+    err_theirs = np.abs(ref_out - ref["out_infer:0"]).max() / scale
+    assert np.abs(out - ref_out).max() / scale < 0.1, (err_ours, err_theirs)
+    assert err_ours < max(2 * err_theirs, 0.02), (err_ours, err_theirs)
+
+
+@pytest.mark.parametrize("name", ["mlp", "lenet", "resnet"])
+def test_classic_symbol_scripts_write_mxnets_json(name):
+    """The same MXNet-style builder code (tests/mxnet_parity/classic_symbols.py) gives the same
+    JSON under symnet as under MXNet: nodes (ops, names, auto names, attributes, the attributes
+    MXNet copies onto auto-created variables, BatchNorm's __init__ on its moving statistics,
+    input versions), arg_nodes, heads and the version stamp. node_row_ptr is derived data and
+    differs by design: MXNet's CPU build gives max Pooling a hidden workspace output."""
+    _manifest()
+    import sys
+    sys.path.insert(0, os.path.join(REPO, "tests", "mxnet_parity"))
+    import classic_symbols
+    with mx.name.NameManager():
+        ours = json.loads(classic_symbols.BUILDERS[name](mx).tojson())
+    with open(os.path.join(REFS, "classic", name + "-symbol.json")) as f:
+        theirs = json.load(f)
+    assert len(ours["nodes"]) == len(theirs["nodes"])
+    for i, (a, b) in enumerate(zip(ours["nodes"], theirs["nodes"])):
+        assert a == b, "node %d differs:\n symnet %s\n mxnet  %s" % (i, a, b)
+    for key in ("arg_nodes", "heads", "attrs"):
+        assert ours[key] == theirs[key], key
