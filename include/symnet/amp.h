@@ -62,6 +62,12 @@ struct AmpOptions {
 Symbol ReducePrecision(const Symbol& sym, const AmpOptions& opt,
                        std::vector<std::string>* low_precision_params = nullptr);
 
+/*!
+ * \brief `sym` without its amp_cast/amp_multicast nodes (consumers read what was cast), as MXNet
+ *  saves converted graphs by default; a control dependency on a cast is dropped with it.
+ */
+Symbol RemoveAmpCast(const Symbol& sym);
+
 }  // namespace amp
 }  // namespace symnet
 

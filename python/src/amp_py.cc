@@ -35,6 +35,7 @@ void InitAmp(py::module_& m) {
           Symbol out = amp::ReducePrecision(sym, o, &low);
           return py::make_tuple(out, low);
         });
+  m.def("amp_remove_casts", &amp::RemoveAmpCast);
 }
 
 }  // namespace python

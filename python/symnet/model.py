@@ -7,7 +7,7 @@ from . import symbol as sym
 def save_checkpoint(prefix, epoch, symbol, arg_params, aux_params, remove_amp_cast=True):
     """Writes prefix-symbol.json (when symbol is given) and prefix-%04d.params."""
     if symbol is not None:
-        symbol.save("%s-symbol.json" % prefix)
+        symbol.save("%s-symbol.json" % prefix, remove_amp_cast=remove_amp_cast)
     data = {"arg:%s" % k: v for k, v in arg_params.items()}
     data.update({"aux:%s" % k: v for k, v in aux_params.items()})
     nd.save("%s-%04d.params" % (prefix, epoch), data)

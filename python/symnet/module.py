@@ -339,7 +339,8 @@ class Module:
     # ---- checkpoints ----------------------------------------------------------------------------
     def save_checkpoint(self, prefix, epoch, save_optimizer_states=False, remove_amp_cast=True):
         self._sync_params_from_exec()
-        model_mod.save_checkpoint(prefix, epoch, self._symbol, self._arg_params, self._aux_params)
+        model_mod.save_checkpoint(prefix, epoch, self._symbol, self._arg_params, self._aux_params,
+                                  remove_amp_cast=remove_amp_cast)
         if save_optimizer_states:
             self.save_optimizer_states("%s-%04d.states" % (prefix, epoch))
 

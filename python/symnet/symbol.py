@@ -131,14 +131,19 @@ class Symbol:
         return conv(arg), conv(out), conv(aux)
 
     # ---- serialisation ----------------------------------------------------------------------
-    def tojson(self):
-        return self.handle.tojson()
+    def tojson(self, remove_amp_cast=True):
+        """The graph as MXNet 1.x JSON. As in MXNet, the casts an AMP conversion inserted are left
+        out unless remove_amp_cast=False: the file then describes the float32 network."""
+        return self._for_saving(remove_amp_cast).tojson()
 
     def save(self, fname, remove_amp_cast=True):
-        self.handle.save(fname)
+        self._for_saving(remove_amp_cast).save(fname)
+
+    def _for_saving(self, remove_amp_cast):
+        return _core.amp_remove_casts(self.handle) if remove_amp_cast else self.handle
 
     def debug_str(self):
-        return json.dumps(json.loads(self.tojson()), indent=1)
+        return json.dumps(json.loads(self.tojson(remove_amp_cast=False)), indent=1)
 
     # ---- binding ----------------------------------------------------------------------------
     def simple_bind(self, ctx=None, grad_req="write", type_dict=None, stype_dict=None,

@@ -161,7 +161,7 @@ def amp_refs(model_dir, target):
     conv = amp.convert_symbol(sym, target_dtype=target)
     d = os.path.join(OUT, "amp_" + target)
     os.makedirs(d, exist_ok=True)
-    conv.save(os.path.join(d, "converted-symbol.json"))
+    conv.save(os.path.join(d, "converted-symbol.json"), remove_amp_cast=False)
     internals = conv.get_internals()
     _, out_types, _ = internals.infer_type(data="float32")
     names = [o[:-len("_output")] if o.endswith("_output") else o for o in internals.list_outputs()]

@@ -13,7 +13,7 @@ TARGETS = ["float16", "bfloat16"]
 
 
 def nodes(sym):
-    return json.loads(sym.tojson())["nodes"]
+    return json.loads(sym.tojson(remove_amp_cast=False))["nodes"]
 
 
 def entry_types(sym, **known):
@@ -82,7 +82,8 @@ def test_rewrite_properties(target):
     assert types["softmax_output"] == "float32"
     assert types["bn2_gamma"] == "float32" and types["bn2_moving_mean"] == "float32"
     # converting again changes nothing
-    assert mx.amp.convert_symbol(conv, target).tojson() == conv.tojson()
+    again = mx.amp.convert_symbol(conv, target)
+    assert again.tojson(remove_amp_cast=False) == conv.tojson(remove_amp_cast=False)
     # it binds and runs
     exe = conv.simple_bind(mx.cpu(), data=(2, 3, 6, 6))
     out = exe.forward(is_train=True)[0]
@@ -342,3 +343,29 @@ def test_amp_halves_resnet50_activation_memory():
 def test_contrib_amp_is_the_amp_module_as_mxnet_scripts_import_it():
     from symnet.contrib import amp as contrib_amp
     assert mx.contrib.amp is mx.amp and contrib_amp.convert_symbol is mx.amp.convert_symbol
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_saving_a_converted_graph_leaves_the_casts_out_like_mxnet(target, tmp_path):
+    """MXNet's Symbol.save/tojson/save_checkpoint default to remove_amp_cast=True: the file is
+    the float32 network. remove_amp_cast=False keeps the casts; either file loads and runs."""
+    data = mx.sym.var("data")
+    a = mx.sym.FullyConnected(data, num_hidden=4, name="fc1")
+    b = mx.sym.FullyConnected(data, num_hidden=4, name="fc2")
+    net = mx.sym.softmax(mx.sym.elemwise_add(a, mx.sym.exp(b), name="add"), name="out")
+    conv = mx.amp.convert_symbol(net, target)
+    assert {"amp_cast", "amp_multicast"} & {n["op"] for n in nodes(conv)}
+    assert json.loads(conv.tojson()) == json.loads(net.tojson())
+    conv.save(str(tmp_path / "plain.json"))
+    conv.save(str(tmp_path / "cast.json"), remove_amp_cast=False)
+    assert json.loads((tmp_path / "plain.json").read_text()) == json.loads(net.tojson())
+    kept = mx.sym.load(str(tmp_path / "cast.json"))
+    assert kept.tojson(remove_amp_cast=False) == conv.tojson(remove_amp_cast=False)
+    x = np.random.RandomState(0).randn(3, 5).astype(np.float32)
+    outs = []
+    for s in (mx.sym.load(str(tmp_path / "plain.json")), kept):
+        exe = s.simple_bind(mx.cpu(), grad_req="null", data=x.shape)
+        for k, v in exe.arg_dict.items():
+            v[:] = x if k == "data" else np.linspace(-1, 1, v.size).reshape(v.shape)
+        outs.append(exe.forward()[0].asnumpy())
+    assert_almost_equal(outs[1], outs[0], rtol=5e-2, atol=5e-3)

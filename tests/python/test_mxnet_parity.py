@@ -159,26 +159,36 @@ def test_amp_conversion_matches_mxnet(target):
     assert not differ, "nodes whose dtype differs (MXNet, symnet): %s" % differ
     assert sum(v == target for v in ours.values()) == info["nodes_16bit"]
 
-    if "outputs_error" in info:
-        pytest.skip("MXNet 1.9.1 could not run its %s graph on the CPU (%s); the 16-bit ops were "
-                    "compared, the outputs cannot be" % (target, info["outputs_error"]))
-    ref_out = np.load(os.path.join(d, "ref.npz"))["out"]
     exe, ref = _bind("resnet50_v1")  # the float32 model and its input
     params = mx.nd.load(os.path.join(REFS, "resnet50_v1", "model.params"))
-    cexe = conv.simple_bind(mx.cpu(), grad_req="null", data=ref["input:data"].shape)
-    for k, v in params.items():
-        kind, n = k.split(":", 1)
-        (cexe.arg_dict if kind == "arg" else cexe.aux_dict)[n][:] = v
-    cexe.arg_dict["data"][:] = ref["input:data"]
-    cexe.forward(is_train=False)
-    out = cexe.outputs[0].asnumpy()
-    # two bfloat16 graphs round differently along 50 layers: compare against the float32
+    out = _run_converted(conv, params, ref["input:data"])
+    # MXNet's converted graph (saved with its casts) run by symnet computes what ours computes:
+    # the same ops in the same dtypes with the same casts
+    theirs_sym = mx.sym.load(os.path.join(d, "converted-symbol.json"))
+    theirs_here = _run_converted(theirs_sym, params, ref["input:data"])
+    np.testing.assert_allclose(out, theirs_here, rtol=1e-5, atol=1e-6)
+    if "outputs_error" in info:
+        pytest.skip("MXNet 1.9.1 could not run its %s graph on the CPU (%s): its conversion was "
+                    "compared node by node and run by symnet, not by MXNet" % (target, info["outputs_error"]))
+    ref_out = np.load(os.path.join(d, "ref.npz"))["out"]
+    # two 16-bit graphs round differently along 50 layers: compare against the float32
     # reference scale, and require both to be as close to float32 as each other
     scale = float(np.abs(ref["out_infer:0"]).max())
     err_ours = np.abs(out - ref["out_infer:0"]).max() / scale
     err_theirs = np.abs(ref_out - ref["out_infer:0"]).max() / scale
     assert np.abs(out - ref_out).max() / scale < 0.1, (err_ours, err_theirs)
     assert err_ours < max(2 * err_theirs, 0.02), (err_ours, err_theirs)
+
+
+def _run_converted(sym, params, data):
+    """Inference output of an AMP-converted graph with the float32 model's parameters."""
+    exe = sym.simple_bind(mx.cpu(), grad_req="null", data=data.shape)
+    for k, v in params.items():
+        kind, n = k.split(":", 1)
+        (exe.arg_dict if kind == "arg" else exe.aux_dict)[n][:] = v
+    exe.arg_dict["data"][:] = data
+    exe.forward(is_train=False)
+    return exe.outputs[0].asnumpy()
 
 
 @pytest.mark.parametrize("name", ["mlp", "lenet", "resnet"])
