@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 
 #include "kernel_launch.h"
+#include "src/cuda/cuda_common.h"
 
 namespace symnet {
 namespace ops {
@@ -28,9 +29,10 @@ struct Kernel<OP, gpu> {
     const int grid = static_cast<int>(blocks < 65535 ? blocks : 65535);
     GridStrideKernel<OP, Args...><<<grid, kThreads, 0, stream>>>(n, args...);
   }
+  /*! \brief Enqueues on the current device's stream (cuda::SetDevice). */
   template <typename... Args>
   static void Launch(int64_t n, Args... args) {
-    LaunchOn(0, n, args...);
+    LaunchOn(cuda::CurrentStream(), n, args...);
   }
 };
 

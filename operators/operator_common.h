@@ -11,6 +11,17 @@
 #include "symnet/op_attr_types.h"
 #include "symnet/pass.h"
 
+/*!
+ * \brief Registers a device-generic FCompute (one that checks the blobs' device itself, such as
+ *  CopyCompute) as the GPU kernel too, in a CUDA build: `.set_attr<FCompute>("FCompute<cpu>", F)
+ *  SYMNET_ALSO_GPU(F)`.
+ */
+#ifdef SYMNET_USE_CUDA
+#define SYMNET_ALSO_GPU(F) .set_attr<::symnet::FCompute>("FCompute<gpu>", F)
+#else
+#define SYMNET_ALSO_GPU(F)
+#endif
+
 namespace symnet {
 namespace ops {
 

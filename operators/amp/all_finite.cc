@@ -6,27 +6,12 @@
 #include <cmath>
 
 #include "../kernel_launch.h"
-#include "../operator_common.h"
+#include "all_finite.h"
 
 namespace symnet {
 namespace ops {
 
-struct AllFiniteParam : public dmlc::Parameter<AllFiniteParam> {
-  bool init_output;
-  DMLC_DECLARE_PARAMETER(AllFiniteParam) {
-    DMLC_DECLARE_FIELD(init_output).set_default(true).describe("Set the output to 1 first.");
-  }
-};
 DMLC_REGISTER_PARAMETER(AllFiniteParam);
-
-struct MultiAllFiniteParam : public dmlc::Parameter<MultiAllFiniteParam> {
-  int num_arrays;
-  bool init_output;
-  DMLC_DECLARE_PARAMETER(MultiAllFiniteParam) {
-    DMLC_DECLARE_FIELD(num_arrays).set_default(1).set_lower_bound(1).describe("Number of arrays.");
-    DMLC_DECLARE_FIELD(init_output).set_default(true).describe("Set the output to 1 first.");
-  }
-};
 DMLC_REGISTER_PARAMETER(MultiAllFiniteParam);
 
 template <typename T>

@@ -96,7 +96,7 @@ SYMNET_REGISTER_OP(amp_cast)
     // same-size casts (the identity, float16<->bfloat16) convert element by element in place
     .set_attr<FInplaceOption>("FInplaceOption", InplaceIn0Out0)
     .set_attr<FGradient>("FGradient", ElemwiseGradUseNone("_backward_amp_cast"))
-    .set_attr<FCompute>("FCompute<cpu>", ConvertCompute);
+    .set_attr<FCompute>("FCompute<cpu>", ConvertCompute) SYMNET_ALSO_GPU(ConvertCompute);
 
 SYMNET_REGISTER_OP(_backward_amp_cast)
     .set_attr_parser(ParamParser<AmpCastParam>)
@@ -108,7 +108,7 @@ SYMNET_REGISTER_OP(_backward_amp_cast)
                           [](const NodeAttrs&, std::vector<DType>*, std::vector<DType>* out) {
                             return (*out)[0] != DType::kUnknown;
                           })
-    .set_attr<FCompute>("FCompute<cpu>", ConvertCompute);
+    .set_attr<FCompute>("FCompute<cpu>", ConvertCompute) SYMNET_ALSO_GPU(ConvertCompute);
 
 SYMNET_REGISTER_OP(amp_multicast)
     .describe("Casts every float input to the widest float dtype among them (the narrowest with "
@@ -132,7 +132,7 @@ SYMNET_REGISTER_OP(amp_multicast)
     .set_attr<FInferType>("FInferType", MultiCastType)
     .set_attr<FInplaceOption>("FInplaceOption", EachInPlace)
     .set_attr<FGradient>("FGradient", ElemwiseGradUseNone("_backward_amp_multicast"))
-    .set_attr<FCompute>("FCompute<cpu>", ConvertCompute);
+    .set_attr<FCompute>("FCompute<cpu>", ConvertCompute) SYMNET_ALSO_GPU(ConvertCompute);
 
 SYMNET_REGISTER_OP(_backward_amp_multicast)
     .set_num_inputs(NumCastOutputs)
@@ -151,7 +151,7 @@ SYMNET_REGISTER_OP(_backward_amp_multicast)
                               if (t == DType::kUnknown) return false;
                             return true;
                           })
-    .set_attr<FCompute>("FCompute<cpu>", ConvertCompute);
+    .set_attr<FCompute>("FCompute<cpu>", ConvertCompute) SYMNET_ALSO_GPU(ConvertCompute);
 
 }  // namespace ops
 }  // namespace symnet

@@ -1,50 +1,12 @@
 /*! \brief Activation (relu, sigmoid, tanh, softrelu, softsign); the gradient uses only the output. */
-#include "../tensor/elemwise_kernels.h"
+#include "activation.h"
 
 namespace symnet {
 namespace ops {
 
-enum ActType { kReLU, kSigmoid, kTanh, kSoftReLU, kSoftSign };
-
-struct ActivationParam : public dmlc::Parameter<ActivationParam> {
-  int act_type;
-  DMLC_DECLARE_PARAMETER(ActivationParam) {
-    DMLC_DECLARE_FIELD(act_type)
-        .add_enum("relu", kReLU)
-        .add_enum("sigmoid", kSigmoid)
-        .add_enum("tanh", kTanh)
-        .add_enum("softrelu", kSoftReLU)
-        .add_enum("softsign", kSoftSign)
-        .describe("Activation function to apply.");
-  }
-};
 DMLC_REGISTER_PARAMETER(ActivationParam);
 
 namespace {
-
-void ActivationCompute(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& in,
-                       const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
-  switch (Param<ActivationParam>(attrs).act_type) {
-    case kReLU: return UnaryCompute<mathf::relu>(attrs, ctx, in, req, out);
-    case kSigmoid: return UnaryCompute<mathf::sigmoid>(attrs, ctx, in, req, out);
-    case kTanh: return UnaryCompute<mathf::tanh>(attrs, ctx, in, req, out);
-    case kSoftReLU: return UnaryCompute<mathf::softrelu>(attrs, ctx, in, req, out);
-    case kSoftSign: return UnaryCompute<mathf::softsign>(attrs, ctx, in, req, out);
-  }
-}
-
-/*! \brief Inputs (dy, y). */
-void ActivationGradCompute(const NodeAttrs& attrs, const OpContext& ctx,
-                           const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
-                           const std::vector<TBlob>& out) {
-  switch (Param<ActivationParam>(attrs).act_type) {
-    case kReLU: return UnaryGradCompute<mathf::relu_grad>(attrs, ctx, in, req, out);
-    case kSigmoid: return UnaryGradCompute<mathf::sigmoid_grad>(attrs, ctx, in, req, out);
-    case kTanh: return UnaryGradCompute<mathf::tanh_grad>(attrs, ctx, in, req, out);
-    case kSoftReLU: return UnaryGradCompute<mathf::softrelu_grad>(attrs, ctx, in, req, out);
-    case kSoftSign: return UnaryGradCompute<mathf::softsign_grad>(attrs, ctx, in, req, out);
-  }
-}
 
 }  // namespace
 
@@ -59,7 +21,7 @@ SYMNET_REGISTER_OP(Activation)
     .set_attr<FLayoutSlots>("FLayoutSlots", AllSlotsUniform)
     .set_attr<FInplaceOption>("FInplaceOption", InplaceIn0Out0)
     .set_attr<FGradient>("FGradient", ElemwiseGradUseOut("_backward_Activation"))
-    .set_attr<FCompute>("FCompute<cpu>", ActivationCompute);
+    .set_attr<FCompute>("FCompute<cpu>", ActivationCompute<>);
 
 SYMNET_REGISTER_OP(_backward_Activation)
     .set_num_inputs(2)
@@ -68,7 +30,7 @@ SYMNET_REGISTER_OP(_backward_Activation)
     .set_attr<TIsBackward>("TIsBackward", true)
     .set_attr<FLayoutSlots>("FLayoutSlots", AllSlotsUniform)
     .set_attr<FInplaceOption>("FInplaceOption", InplaceIn0Out0)
-    .set_attr<FCompute>("FCompute<cpu>", ActivationGradCompute);
+    .set_attr<FCompute>("FCompute<cpu>", ActivationGradCompute<>);
 
 }  // namespace ops
 }  // namespace symnet

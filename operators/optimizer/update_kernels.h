@@ -25,39 +25,38 @@ SYMNET_XINLINE A RescaleClip(A g, A rescale, A clip) {
 }
 
 /*!
- * \brief One SGD step on n elements. W: weight type; M: type of momentum and master weight.
+ * \brief One SGD step per element. W: weight type; M: type of momentum and master weight.
  *  mom == nullptr: plain SGD. w32 == nullptr: the weight itself is the master copy.
  *  out receives the new weight (may alias weight).
  */
-template <typename W, typename M>
-void SGDStep(int64_t n, const W* weight, const W* grad, M* mom, M* w32, W* out, const SGDHyper& h) {
-  using A = float;
-  const A lr = h.lr, wd = h.wd, mo = h.momentum, rs = h.rescale, cl = h.clip;
-#pragma omp parallel for if (n >= kOmpMinWork)
-  for (int64_t i = 0; i < n; ++i) {
-    const A g = RescaleClip(static_cast<A>(static_cast<AccType<W>>(grad[i])), rs, cl);
+struct SGDKernel {
+  template <typename W, typename M>
+  SYMNET_XINLINE static void Map(int64_t i, const W* weight, const W* grad, M* mom, M* w32, W* out,
+                                 SGDHyper h) {
+    using A = float;
+    const A g = RescaleClip(static_cast<A>(static_cast<AccType<W>>(grad[i])), A(h.rescale), A(h.clip));
     A w = w32 ? static_cast<A>(w32[i]) : static_cast<A>(static_cast<AccType<W>>(weight[i]));
     if (mom) {
-      const A m = mo * static_cast<A>(mom[i]) - lr * wd * w - lr * g;
+      const A m = h.momentum * static_cast<A>(mom[i]) - h.lr * h.wd * w - h.lr * g;
       mom[i] = M(m);
       w += m;
     } else {
-      w = (A(1) - lr * wd) * w - lr * g;
+      w = (A(1) - h.lr * h.wd) * w - h.lr * g;
     }
     if (w32) w32[i] = M(w);
     out[i] = W(w);
   }
-}
+};
 
 /*!
  * \brief One Nesterov step (MXNet's nag_mom_update, PyTorch's SGD(nesterov=True)):
  *  g' = clip(rescale*g) + wd*w; mom = momentum*mom + g'; w -= lr*(g' + momentum*mom).
  */
-template <typename W, typename M>
-void NAGStep(int64_t n, const W* weight, const W* grad, M* mom, M* w32, W* out, const SGDHyper& h) {
-  using A = float;
-#pragma omp parallel for if (n >= kOmpMinWork)
-  for (int64_t i = 0; i < n; ++i) {
+struct NAGKernel {
+  template <typename W, typename M>
+  SYMNET_XINLINE static void Map(int64_t i, const W* weight, const W* grad, M* mom, M* w32, W* out,
+                                 SGDHyper h) {
+    using A = float;
     A w = w32 ? static_cast<A>(w32[i]) : static_cast<A>(static_cast<AccType<W>>(weight[i]));
     const A g = RescaleClip(static_cast<A>(static_cast<AccType<W>>(grad[i])), A(h.rescale), A(h.clip)) + h.wd * w;
     const A m = h.momentum * static_cast<A>(mom[i]) + g;
@@ -66,19 +65,18 @@ void NAGStep(int64_t n, const W* weight, const W* grad, M* mom, M* w32, W* out, 
     if (w32) w32[i] = M(w);
     out[i] = W(w);
   }
-}
+};
 
 struct AdamHyper {
   float lr, beta1, beta2, epsilon, wd, rescale, clip;
 };
 
 /*! \brief One Adam step (MXNet's adam_update: bias correction is folded into lr by the caller). */
-template <typename W, typename M>
-void AdamStep(int64_t n, const W* weight, const W* grad, M* mean, M* var, M* w32, W* out,
-              const AdamHyper& h) {
-  using A = float;
-#pragma omp parallel for if (n >= kOmpMinWork)
-  for (int64_t i = 0; i < n; ++i) {
+struct AdamKernel {
+  template <typename W, typename M>
+  SYMNET_XINLINE static void Map(int64_t i, const W* weight, const W* grad, M* mean, M* var, M* w32,
+                                 W* out, AdamHyper h) {
+    using A = float;
     A w = w32 ? static_cast<A>(w32[i]) : static_cast<A>(static_cast<AccType<W>>(weight[i]));
     const A g = RescaleClip(static_cast<A>(static_cast<AccType<W>>(grad[i])), A(h.rescale), A(h.clip)) + h.wd * w;
     const A m = h.beta1 * static_cast<A>(mean[i]) + (A(1) - h.beta1) * g;
@@ -89,6 +87,22 @@ void AdamStep(int64_t n, const W* weight, const W* grad, M* mean, M* var, M* w32
     if (w32) w32[i] = M(w);
     out[i] = W(w);
   }
+};
+
+template <typename xpu, typename W, typename M>
+void SGDStep(int64_t n, const W* weight, const W* grad, M* mom, M* w32, W* out, const SGDHyper& h) {
+  Kernel<SGDKernel, xpu>::Launch(n, weight, grad, mom, w32, out, h);
+}
+
+template <typename xpu, typename W, typename M>
+void NAGStep(int64_t n, const W* weight, const W* grad, M* mom, M* w32, W* out, const SGDHyper& h) {
+  Kernel<NAGKernel, xpu>::Launch(n, weight, grad, mom, w32, out, h);
+}
+
+template <typename xpu, typename W, typename M>
+void AdamStep(int64_t n, const W* weight, const W* grad, M* mean, M* var, M* w32, W* out,
+              const AdamHyper& h) {
+  Kernel<AdamKernel, xpu>::Launch(n, weight, grad, mean, var, w32, out, h);
 }
 
 }  // namespace ops

@@ -1,4 +1,5 @@
 /*! \brief Cast: converts the element type; its gradient converts back. */
+#include "../../src/cuda/device_ops.h"
 #include "elemwise_kernels.h"
 
 namespace symnet {
@@ -23,6 +24,15 @@ bool CastType(const NodeAttrs& attrs, std::vector<DType>* in, std::vector<DType>
 
 void ConvertBlob(const TBlob& in, const TBlob& out, OpReqType req) {
   if (req == kNullOp) return;
+  const size_t n = static_cast<size_t>(out.Size());
+  if (out.dev_.type == Device::kGPU) {
+    if (req == kAddTo) {
+      cuda::ConvertAdd(in.dptr_, in.dtype_, out.dptr_, out.dtype_, n, out.dev_.id);
+    } else if (in.dptr_ != out.dptr_ || in.dtype_ != out.dtype_) {
+      cuda::Convert(in.dptr_, in.dtype_, out.dptr_, out.dtype_, n, out.dev_.id);
+    }
+    return;
+  }
   if (req != kAddTo) {
     if (in.dptr_ == out.dptr_ && in.dtype_ == out.dtype_) return;
     ConvertElements(in.dptr_, in.dtype_, out.dptr_, out.dtype_, static_cast<size_t>(out.Size()));
@@ -54,7 +64,7 @@ SYMNET_REGISTER_OP(Cast)
     .set_attr<FInferType>("FInferType", CastType)
     .set_attr<FLayoutSlots>("FLayoutSlots", AllSlotsUniform)
     .set_attr<FGradient>("FGradient", ElemwiseGradUseNone("_backward_Cast"))
-    .set_attr<FCompute>("FCompute<cpu>", ConvertCompute);
+    .set_attr<FCompute>("FCompute<cpu>", ConvertCompute) SYMNET_ALSO_GPU(ConvertCompute);
 
 SYMNET_REGISTER_OP(_backward_Cast)
     .set_attr_parser(ParamParser<CastParam>)
@@ -66,7 +76,7 @@ SYMNET_REGISTER_OP(_backward_Cast)
                           [](const NodeAttrs&, std::vector<DType>*, std::vector<DType>* out) {
                             return (*out)[0] != DType::kUnknown;
                           })
-    .set_attr<FCompute>("FCompute<cpu>", ConvertCompute);
+    .set_attr<FCompute>("FCompute<cpu>", ConvertCompute) SYMNET_ALSO_GPU(ConvertCompute);
 
 }  // namespace ops
 }  // namespace symnet

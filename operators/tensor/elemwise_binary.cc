@@ -6,40 +6,6 @@ namespace ops {
 
 namespace {
 
-/*! \brief d(a*b) = (dy*b, dy*a); d(a/b) = (dy/b, -dy*a/b^2). Inputs (dy, a, b). */
-template <int req_a, int req_b, bool is_div>
-struct MulDivGradKernel {
-  template <typename T>
-  static void Map(int64_t i, T* ga, T* gb, const T* dy, const T* a, const T* b) {
-    using A = AccType<T>;
-    const A g = static_cast<A>(dy[i]), x = static_cast<A>(a[i]), y = static_cast<A>(b[i]);
-    if (is_div) {
-      AssignReq<req_a>(&ga[i], g / y);
-      AssignReq<req_b>(&gb[i], -g * x / (y * y));
-    } else {
-      AssignReq<req_a>(&ga[i], g * y);
-      AssignReq<req_b>(&gb[i], g * x);
-    }
-  }
-};
-
-template <bool is_div>
-void MulDivGradCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlob>& in,
-                       const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
-  // kNullOp on one side still computes the other: map it to writing nowhere useful is not
-  // possible, so a null request is treated as a write into the (planned) buffer.
-  auto r = [](OpReqType q) { return q == kNullOp ? kWriteTo : q; };
-  SYMNET_FLOAT_TYPE_SWITCH(out[0].dtype_, T, {
-    SYMNET_REQ_SWITCH(r(req[0]), RA, {
-      SYMNET_REQ_SWITCH(r(req[1]), RB, {
-        Kernel<MulDivGradKernel<RA, RB, is_div>, cpu>::Launch(
-            out[0].Size(), out[0].dptr<T>(), out[1].dptr<T>(), in[0].dptr<T>(), in[1].dptr<T>(),
-            in[2].dptr<T>());
-      });
-    });
-  });
-}
-
 std::vector<std::string> BinaryInputNames(const NodeAttrs&) { return {"lhs", "rhs"}; }
 
 std::vector<NodeEntry> AddGradient(const NodePtr&, const std::vector<NodeEntry>& ograds) {

@@ -1,4 +1,8 @@
-/*! \brief Element-wise kernels (unary, binary, with scalar, unary gradient) and their FComputes. */
+/*!
+ * \brief Element-wise kernels (unary, binary, with scalar, unary gradient) and their FComputes,
+ *  templated on the device: the .cc files register FCompute<cpu> with xpu = cpu, the .cu files
+ *  FCompute<gpu> with xpu = gpu, from the same code.
+ */
 #ifndef SYMNET_OPERATORS_TENSOR_ELEMWISE_KERNELS_H_
 #define SYMNET_OPERATORS_TENSOR_ELEMWISE_KERNELS_H_
 
@@ -46,51 +50,85 @@ struct UnaryGradKernel {
 };
 
 /*! \brief FCompute for y = OP(x) on floating types. */
-template <typename OP>
+template <typename OP, typename xpu = cpu>
 void UnaryCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlob>& in,
                   const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   SYMNET_FLOAT_TYPE_SWITCH(out[0].dtype_, T, {
     SYMNET_REQ_SWITCH(req[0], Req, {
-      Kernel<UnaryKernel<OP, Req>, cpu>::Launch(out[0].Size(), out[0].dptr<T>(), in[0].dptr<T>());
+      Kernel<UnaryKernel<OP, Req>, xpu>::Launch(out[0].Size(), out[0].dptr<T>(), in[0].dptr<T>());
     });
   });
 }
 
 /*! \brief FCompute for y = OP(a, b), same shapes. */
-template <typename OP>
+template <typename OP, typename xpu = cpu>
 void BinaryCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlob>& in,
                    const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   SYMNET_FLOAT_TYPE_SWITCH(out[0].dtype_, T, {
     SYMNET_REQ_SWITCH(req[0], Req, {
-      Kernel<BinaryKernel<OP, Req>, cpu>::Launch(out[0].Size(), out[0].dptr<T>(), in[0].dptr<T>(),
+      Kernel<BinaryKernel<OP, Req>, xpu>::Launch(out[0].Size(), out[0].dptr<T>(), in[0].dptr<T>(),
                                                  in[1].dptr<T>());
     });
   });
 }
 
 /*! \brief FCompute for dx = dy * GRAD(in[1]) with inputs (dy, x-or-y). */
-template <typename GRAD>
+template <typename GRAD, typename xpu = cpu>
 void UnaryGradCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlob>& in,
                       const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   SYMNET_FLOAT_TYPE_SWITCH(out[0].dtype_, T, {
     SYMNET_REQ_SWITCH(req[0], Req, {
-      Kernel<UnaryGradKernel<GRAD, Req>, cpu>::Launch(out[0].Size(), out[0].dptr<T>(),
+      Kernel<UnaryGradKernel<GRAD, Req>, xpu>::Launch(out[0].Size(), out[0].dptr<T>(),
                                                       in[0].dptr<T>(), in[1].dptr<T>());
     });
   });
 }
 
-/*! \brief Copies (or accumulates) in into out; a no-op when written in place. */
+/*! \brief d(a*b) = (dy*b, dy*a); d(a/b) = (dy/b, -dy*a/b^2). Inputs (dy, a, b). */
+template <int req_a, int req_b, bool is_div>
+struct MulDivGradKernel {
+  template <typename T>
+  SYMNET_XINLINE static void Map(int64_t i, T* ga, T* gb, const T* dy, const T* a, const T* b) {
+    using A = AccType<T>;
+    const A g = static_cast<A>(dy[i]), x = static_cast<A>(a[i]), y = static_cast<A>(b[i]);
+    if (is_div) {
+      AssignReq<req_a>(&ga[i], g / y);
+      AssignReq<req_b>(&gb[i], -g * x / (y * y));
+    } else {
+      AssignReq<req_a>(&ga[i], g * y);
+      AssignReq<req_b>(&gb[i], g * x);
+    }
+  }
+};
+
+template <bool is_div, typename xpu = cpu>
+void MulDivGradCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlob>& in,
+                       const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+  // a null request on one side still computes the other into its (planned) buffer
+  auto r = [](OpReqType q) { return q == kNullOp ? kWriteTo : q; };
+  SYMNET_FLOAT_TYPE_SWITCH(out[0].dtype_, T, {
+    SYMNET_REQ_SWITCH(r(req[0]), RA, {
+      SYMNET_REQ_SWITCH(r(req[1]), RB, {
+        Kernel<MulDivGradKernel<RA, RB, is_div>, xpu>::Launch(
+            out[0].Size(), out[0].dptr<T>(), out[1].dptr<T>(), in[0].dptr<T>(), in[1].dptr<T>(),
+            in[2].dptr<T>());
+      });
+    });
+  });
+}
+
+/*! \brief Copies (or accumulates) in into out; a no-op when written in place. Any device. */
 void CopyCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlob>& in,
                  const std::vector<OpReqType>& req, const std::vector<TBlob>& out);
 
-/*! \brief out = in converted to out's dtype (written or accumulated per req); in place is fine. */
+/*! \brief out = in converted to out's dtype (written or accumulated per req); in place is fine.
+ *  Any device. */
 void ConvertBlob(const TBlob& in, const TBlob& out, OpReqType req);
 /*! \brief FCompute converting each input i into output i (Cast, amp_cast and their gradients). */
 void ConvertCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlob>& in,
                     const std::vector<OpReqType>& req, const std::vector<TBlob>& out);
 
-/*! \brief Writes zeros to out[i] for every output (kAddTo leaves it as is). */
+/*! \brief Writes zeros to out[i] for every output (kAddTo leaves it as is). Any device. */
 void ZerosCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlob>& in,
                   const std::vector<OpReqType>& req, const std::vector<TBlob>& out);
 

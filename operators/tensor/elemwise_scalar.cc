@@ -1,54 +1,12 @@
 /*! \brief Array-with-scalar ops behind Python's operators: _plus_scalar, _rdiv_scalar, ... */
-#include "elemwise_kernels.h"
+#include "elemwise_scalar.h"
 
 namespace symnet {
 namespace ops {
 
-struct ScalarParam : public dmlc::Parameter<ScalarParam> {
-  double scalar;
-  DMLC_DECLARE_PARAMETER(ScalarParam) {
-    DMLC_DECLARE_FIELD(scalar).set_default(1.0).describe("Scalar input value.");
-  }
-};
 DMLC_REGISTER_PARAMETER(ScalarParam);
 
 namespace {
-
-template <typename OP>
-void ScalarCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>& in,
-                   const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
-  const double s = Param<ScalarParam>(attrs).scalar;
-  SYMNET_FLOAT_TYPE_SWITCH(out[0].dtype_, T, {
-    using A = AccType<T>;
-    SYMNET_REQ_SWITCH(req[0], Req, {
-      Kernel<ScalarKernel<OP, Req>, cpu>::Launch(out[0].Size(), out[0].dptr<T>(), in[0].dptr<T>(),
-                                                 static_cast<A>(s));
-    });
-  });
-}
-
-/*! \brief Inputs (dy, x): dx = dy * OP(x, scalar). */
-template <typename OP, int req>
-struct ScalarGradKernel {
-  template <typename T, typename A>
-  static void Map(int64_t i, T* dx, const T* dy, const T* x, A s) {
-    AssignReq<req>(&dx[i], static_cast<A>(dy[i]) * OP::Map(static_cast<A>(x[i]), s));
-  }
-};
-
-template <typename OP>
-void ScalarGradCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>& in,
-                       const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
-  const double s = Param<ScalarParam>(attrs).scalar;
-  SYMNET_FLOAT_TYPE_SWITCH(out[0].dtype_, T, {
-    using A = AccType<T>;
-    SYMNET_REQ_SWITCH(req[0], Req, {
-      Kernel<ScalarGradKernel<OP, Req>, cpu>::Launch(out[0].Size(), out[0].dptr<T>(),
-                                                     in[0].dptr<T>(), in[1].dptr<T>(),
-                                                     static_cast<A>(s));
-    });
-  });
-}
 
 std::map<std::string, std::string> ScalarDict(const NodePtr& n) {
   auto it = n->attrs.dict.find("scalar");

@@ -1,7 +1,9 @@
 /*! \brief Copies and constants: _copy/identity, BlockGrad, zeros_like, ones_like, negative. */
 #include <cstring>
 
+#include "../../src/cuda/device_ops.h"
 #include "elemwise_kernels.h"
+#include "symnet/ndarray.h"
 
 namespace symnet {
 namespace ops {
@@ -9,6 +11,7 @@ namespace ops {
 void CopyCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlob>& in,
                  const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   if (req[0] == kNullOp) return;
+  if (out[0].dev_.type == Device::kGPU) return ConvertBlob(in[0], out[0], req[0]);
   if (req[0] == kAddTo) {
     SYMNET_FLOAT_TYPE_SWITCH(out[0].dtype_, T, {
       Kernel<UnaryKernel<mathf::identity, kAddTo>, cpu>::Launch(out[0].Size(), out[0].dptr<T>(),
@@ -22,13 +25,28 @@ void CopyCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlob>& i
 
 void ZerosCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlob>&,
                   const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
-  for (size_t i = 0; i < out.size(); ++i)
-    if (req[i] == kWriteTo || req[i] == kWriteInplace) std::memset(out[i].dptr_, 0, out[i].Bytes());
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (req[i] != kWriteTo && req[i] != kWriteInplace) continue;
+    if (out[i].dev_.type == Device::kGPU) {
+      cuda::Memset(out[i].dptr_, 0, out[i].Bytes(), out[i].dev_.id);
+    } else {
+      std::memset(out[i].dptr_, 0, out[i].Bytes());
+    }
+  }
 }
 
 namespace {
 void OnesCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlob>&,
                  const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+  if (out[0].dev_.type == Device::kGPU) {
+    if (req[0] == kAddTo) {  // += 1
+      NDArray ones = NDArray::Full(out[0].shape_, 1.0, out[0].dev_, out[0].dtype_);
+      cuda::ConvertAdd(ones.dptr(), out[0].dtype_, out[0].dptr_, out[0].dtype_, out[0].Size(), out[0].dev_.id);
+    } else if (req[0] != kNullOp) {
+      cuda::Fill(out[0].dptr_, out[0].dtype_, out[0].Size(), 1.0, out[0].dev_.id);
+    }
+    return;
+  }
   SYMNET_FLOAT_TYPE_SWITCH(out[0].dtype_, T, {
     T* p = out[0].dptr<T>();
     const int64_t n = out[0].Size();
@@ -52,7 +70,7 @@ SYMNET_REGISTER_OP(_copy)
     .set_attr<FLayoutSlots>("FLayoutSlots", AllSlotsUniform)
     .set_attr<FInplaceOption>("FInplaceOption", InplaceIn0Out0)
     .set_attr<FGradient>("FGradient", CopyGradient)
-    .set_attr<FCompute>("FCompute<cpu>", CopyCompute);
+    .set_attr<FCompute>("FCompute<cpu>", CopyCompute) SYMNET_ALSO_GPU(CopyCompute);
 
 SYMNET_REGISTER_OP(BlockGrad)
     .add_alias("stop_gradient")
@@ -63,7 +81,7 @@ SYMNET_REGISTER_OP(BlockGrad)
     .set_attr<FLayoutSlots>("FLayoutSlots", AllSlotsUniform)
     .set_attr<FInplaceOption>("FInplaceOption", InplaceIn0Out0)
     .set_attr<FGradient>("FGradient", NoInputGradients)
-    .set_attr<FCompute>("FCompute<cpu>", CopyCompute);
+    .set_attr<FCompute>("FCompute<cpu>", CopyCompute) SYMNET_ALSO_GPU(CopyCompute);
 
 SYMNET_REGISTER_OP(zeros_like)
     .describe("An array of zeros with the shape and dtype of the input.")
@@ -72,7 +90,7 @@ SYMNET_REGISTER_OP(zeros_like)
     .set_attr<FInferType>("FInferType", ElemwiseType)
     .set_attr<FLayoutSlots>("FLayoutSlots", AllSlotsUniform)
     .set_attr<FGradient>("FGradient", NoInputGradients)
-    .set_attr<FCompute>("FCompute<cpu>", ZerosCompute);
+    .set_attr<FCompute>("FCompute<cpu>", ZerosCompute) SYMNET_ALSO_GPU(ZerosCompute);
 
 SYMNET_REGISTER_OP(ones_like)
     .describe("An array of ones with the shape and dtype of the input.")
@@ -81,7 +99,7 @@ SYMNET_REGISTER_OP(ones_like)
     .set_attr<FInferType>("FInferType", ElemwiseType)
     .set_attr<FLayoutSlots>("FLayoutSlots", AllSlotsUniform)
     .set_attr<FGradient>("FGradient", NoInputGradients)
-    .set_attr<FCompute>("FCompute<cpu>", OnesCompute);
+    .set_attr<FCompute>("FCompute<cpu>", OnesCompute) SYMNET_ALSO_GPU(OnesCompute);
 
 SYMNET_REGISTER_OP(negative)
     .describe("Numerical negative: y = -x.")

@@ -109,7 +109,7 @@ SYMNET_REGISTER_OP(Reshape)
     .set_attr<FInferType>("FInferType", ElemwiseType)
     .set_attr<FInplaceOption>("FInplaceOption", InplaceIn0Out0)
     .set_attr<FGradient>("FGradient", ElemwiseGradUseNone("_backward_reshape"))
-    .set_attr<FCompute>("FCompute<cpu>", CopyCompute);
+    .set_attr<FCompute>("FCompute<cpu>", CopyCompute) SYMNET_ALSO_GPU(CopyCompute);
 
 SYMNET_REGISTER_OP(Flatten)
     .add_alias("flatten")
@@ -121,7 +121,7 @@ SYMNET_REGISTER_OP(Flatten)
     .set_attr<FGradient>("FGradient", [](const NodePtr& n, const std::vector<NodeEntry>& g) {
       return MakeGradNode("_backward_reshape", n, {g[0]});
     })
-    .set_attr<FCompute>("FCompute<cpu>", CopyCompute);
+    .set_attr<FCompute>("FCompute<cpu>", CopyCompute) SYMNET_ALSO_GPU(CopyCompute);
 
 /*! \brief Gradient of any reshape: the same bytes with the forward input's shape. */
 SYMNET_REGISTER_OP(_backward_reshape)
@@ -129,7 +129,7 @@ SYMNET_REGISTER_OP(_backward_reshape)
     .add_arguments(ParamDocs<ReshapeParam>())
     .set_attr<TIsBackward>("TIsBackward", true)
     .set_attr<FInplaceOption>("FInplaceOption", InplaceIn0Out0)
-    .set_attr<FCompute>("FCompute<cpu>", CopyCompute);
+    .set_attr<FCompute>("FCompute<cpu>", CopyCompute) SYMNET_ALSO_GPU(CopyCompute);
 
 }  // namespace ops
 }  // namespace symnet

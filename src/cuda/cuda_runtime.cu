@@ -6,6 +6,7 @@
 #include <cmath>
 #include <vector>
 
+#include "cuda_common.h"
 #include "operators/kernel_launch.cuh"
 #include "operators/tensor/elemwise_kernels.h"
 #include "symnet/runtime.h"
@@ -46,8 +47,10 @@ bool SelfTest(int device, std::string* why) {
     *why = "no CUDA device " + std::to_string(device) + " on this machine";
     return false;
   }
-  if (cudaSetDevice(device) != cudaSuccess) {
-    *why = "cudaSetDevice failed";
+  try {
+    SetDevice(device);
+  } catch (const Error& e) {
+    *why = e.what();
     return false;
   }
   const int n = 1000;
@@ -58,6 +61,7 @@ bool SelfTest(int device, std::string* why) {
   cudaMalloc(&out, n * sizeof(float));
   cudaMemcpy(in, host.data(), n * sizeof(float), cudaMemcpyHostToDevice);
   ops::Kernel<ops::UnaryKernel<ops::mathf::sigmoid, kWriteTo>, ops::gpu>::Launch(n, out, static_cast<const float*>(in));
+  cudaStreamSynchronize(CurrentStream());  // the copy below runs on another stream
   std::vector<float> res(n);
   const cudaError_t err = cudaMemcpy(res.data(), out, n * sizeof(float), cudaMemcpyDeviceToHost);
   cudaFree(in);

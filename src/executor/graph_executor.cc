@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "../core/symbol_util.h"
+#include "../cuda/device_ops.h"
 #include "symnet/executor.h"
 #include "symnet/op_attr_types.h"
 
@@ -54,6 +55,8 @@ struct Executor::Impl {
     ctx.is_train = is_train;
     ctx.dev = dev;
     ctx.loss_scale = loss_scale;
+    // on a GPU the calls only enqueue work on the device's stream: no host sync per op
+    if (dev.type == Device::kGPU) cuda::SetDevice(dev.id);
     for (size_t i = begin; i < end; ++i) {
       OpCall& c = calls[i];
       ctx.temp = c.temp;
@@ -67,6 +70,7 @@ struct Executor::Impl {
                      << c.node->op()->name << "): " << e.what();
       }
       if (profiling) {
+        if (dev.type == Device::kGPU) cuda::Synchronize(dev.id);  // time the kernel, not the launch
         auto& p = profile[c.node->op()->name];
         p.first += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         ++p.second;
@@ -209,7 +213,8 @@ std::unique_ptr<Executor> Executor::Bind(const Symbol& symbol, Device dev,
     for (uint32_t nid : gp->input_nodes()) pinned[gp->entry_id(nid, 0)] = true;
     for (size_t i = 0; i < gp->outputs().size(); ++i) pinned[gp->entry_id(gp->outputs()[i])] = true;
     layouts = PlanLayout(*gp, shapes, types, pinned);
-    if (!ChannelsLastEnabled()) layouts.assign(layouts.size(), Layout::kDefault);
+    // the layout plan serves the CPU's oneDNN kernels; GPU kernels read the default layouts
+    if (!ChannelsLastEnabled() || dev.type == Device::kGPU) layouts.assign(layouts.size(), Layout::kDefault);
     if (round == 0 && InsertLayoutConversions(*gp, layouts) == 0) break;
   }
   const IndexedGraph& g = *gp;
@@ -262,7 +267,8 @@ std::unique_ptr<Executor> Executor::Bind(const Symbol& symbol, Device dev,
     const Node& n = g.node(nid);
     const FCompute* fn = n.op()->attr<FCompute>(FComputeKey(dev));
     SYMNET_CHECK(fn != nullptr) << "operator " << n.op()->name << " (node '" << n.attrs.name
-                                << "') has no kernel for " << dev;
+                                << "') has no kernel for " << dev
+                                << (dev.type == Device::kGPU ? " (docs/gpu.md lists the ops that run on a GPU)" : "");
     OpCall c;
     c.node = &n;
     c.fn = fn;

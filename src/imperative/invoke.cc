@@ -2,6 +2,7 @@
 #include "symnet/imperative.h"
 
 #include "../core/symbol_util.h"
+#include "../cuda/device_ops.h"
 #include "symnet/op_attr_types.h"
 #include "symnet/pass.h"
 
@@ -22,14 +23,23 @@ std::vector<NDArray> Invoke(const std::string& op_name, const std::map<std::stri
   Device dev = Device::CPU();
   std::vector<Shape> in_shapes, out_shapes(nout);
   std::vector<DType> in_types, out_types(nout, DType::kUnknown);
-  for (const auto& a : inputs) {
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const NDArray& a = inputs[i];
     SYMNET_CHECK(!a.is_none()) << where << ": an input array is empty";
     in_shapes.push_back(a.shape());
     in_types.push_back(a.dtype());
-    dev = a.device();
+    if (i == 0) dev = a.device();
+    SYMNET_CHECK(a.device() == dev) << where << ": input " << i << " is on " << a.device()
+                                    << " but input 0 on " << dev
+                                    << "; copy the inputs to one device first (copyto)";
   }
+  if (inputs.empty())
+    for (const auto& o : outputs)
+      if (!o.is_none()) dev = o.device();
   for (uint32_t i = 0; i < nout; ++i) {
     if (outputs[i].is_none()) continue;
+    SYMNET_CHECK(outputs[i].device() == dev) << where << ": output " << i << " is on "
+                                             << outputs[i].device() << " but the inputs on " << dev;
     out_shapes[i] = outputs[i].shape();
     out_types[i] = outputs[i].dtype();
   }
@@ -76,7 +86,9 @@ std::vector<NDArray> Invoke(const std::string& op_name, const std::map<std::stri
     }
   }
   const FCompute* fn = op->attr<FCompute>(FComputeKey(dev));
-  SYMNET_CHECK(fn) << where << " has no kernel for " << dev;
+  SYMNET_CHECK(fn) << where << " has no kernel for " << dev
+                   << (dev.type == Device::kGPU ? " (docs/gpu.md lists the ops that run on a GPU)" : "");
+  if (dev.type == Device::kGPU) cuda::SetDevice(dev.id);
   try {
     (*fn)(n->attrs, ctx, in_blobs, req, out_blobs);
   } catch (const Error& e) {

@@ -1,7 +1,10 @@
-/*! \brief NDArray creation, copies, views and conversions (CPU). */
+/*! \brief NDArray creation, copies, views and conversions, on the CPU or a GPU. */
 #include "symnet/ndarray.h"
 
 #include <cstring>
+#include <vector>
+
+#include "../cuda/device_ops.h"
 
 namespace symnet {
 
@@ -27,7 +30,11 @@ void* NDArray::dptr() const {
 
 NDArray NDArray::Zeros(const Shape& shape, Device dev, DType dtype) {
   NDArray a(shape, dev, dtype);
-  std::memset(a.dptr(), 0, a.Bytes());
+  if (dev.type == Device::kGPU) {
+    cuda::Memset(a.dptr(), 0, a.Bytes(), dev.id);
+  } else {
+    std::memset(a.dptr(), 0, a.Bytes());
+  }
   return a;
 }
 
@@ -49,7 +56,7 @@ NDArray NDArray::Copy() const { return AsType(dtype_); }
 NDArray NDArray::AsType(DType dtype) const {
   SYMNET_CHECK(!is_none()) << "cannot copy a none array";
   NDArray out(shape_, device(), dtype);
-  ConvertElements(dptr(), dtype_, out.dptr(), dtype, static_cast<size_t>(Size()));
+  out.CopyFrom(*this);
   return out;
 }
 
@@ -94,6 +101,10 @@ NDArray NDArray::At(int64_t i) const {
 
 void NDArray::Fill(double value) const {
   const size_t n = static_cast<size_t>(Size());
+  if (device().type == Device::kGPU) {
+    cuda::Fill(dptr(), dtype_, n, value, device().id);
+    return;
+  }
   SYMNET_TYPE_SWITCH(dtype_, T, {
     T* p = static_cast<T*>(dptr());
     T v;
@@ -111,22 +122,58 @@ void NDArray::CopyFrom(const NDArray& src) const {
   SYMNET_CHECK_EQ(src.Size(), Size()) << "cannot copy an array of shape " << src.shape()
                                       << " into one of shape " << shape_;
   if (src.dptr() == dptr() && src.dtype() == dtype_) return;
-  ConvertElements(src.dptr(), src.dtype(), dptr(), dtype_, static_cast<size_t>(Size()));
+  const Device sd = src.device(), dd = device();
+  const size_t n = static_cast<size_t>(Size());
+  if (sd.type != Device::kGPU && dd.type != Device::kGPU) {
+    ConvertElements(src.dptr(), src.dtype(), dptr(), dtype_, n);
+  } else if (src.dtype() == dtype_) {
+    cuda::CopyBytes(dptr(), dd, src.dptr(), sd, Bytes());
+  } else if (sd == dd) {
+    cuda::Convert(src.dptr(), src.dtype(), dptr(), dtype_, n, dd.id);
+  } else {  // convert where the source is, then copy across
+    CopyFrom(src.AsType(dtype_));
+  }
 }
 
 void NDArray::CopyFromBuffer(const void* data, DType src_dtype) const {
-  ConvertElements(data, src_dtype, dptr(), dtype_, static_cast<size_t>(Size()));
+  const size_t n = static_cast<size_t>(Size());
+  if (device().type != Device::kGPU) {
+    ConvertElements(data, src_dtype, dptr(), dtype_, n);
+  } else if (src_dtype == dtype_) {
+    cuda::CopyBytes(dptr(), device(), data, Device::CPU(), Bytes());
+  } else {
+    std::vector<char> host(Bytes());
+    ConvertElements(data, src_dtype, host.data(), dtype_, n);
+    cuda::CopyBytes(dptr(), device(), host.data(), Device::CPU(), Bytes());
+  }
 }
 
 void NDArray::CopyToBuffer(void* data, DType dst_dtype) const {
-  ConvertElements(dptr(), dtype_, data, dst_dtype, static_cast<size_t>(Size()));
+  const size_t n = static_cast<size_t>(Size());
+  if (device().type != Device::kGPU) {
+    ConvertElements(dptr(), dtype_, data, dst_dtype, n);
+  } else if (dst_dtype == dtype_) {
+    cuda::CopyBytes(data, Device::CPU(), dptr(), device(), Bytes());
+  } else {
+    std::vector<char> host(Bytes());
+    cuda::CopyBytes(host.data(), Device::CPU(), dptr(), device(), Bytes());
+    ConvertElements(host.data(), dtype_, data, dst_dtype, n);
+  }
 }
 
 double NDArray::GetDouble(int64_t i) const {
   SYMNET_CHECK(i >= 0 && i < Size()) << "index " << i << " out of range for shape " << shape_;
   double v = 0;
+  const size_t size = DTypeSize(dtype_);
+  char elem[16];
+  const char* src = static_cast<const char*>(dptr()) + i * size;
+  if (device().type == Device::kGPU) {
+    cuda::CopyBytes(elem, Device::CPU(), src, device(), size);
+  } else {
+    std::memcpy(elem, src, size);
+  }
   SYMNET_TYPE_SWITCH(dtype_, T, {
-    v = static_cast<double>(static_cast<AccType<T>>(static_cast<const T*>(dptr())[i]));
+    v = static_cast<double>(static_cast<AccType<T>>(*reinterpret_cast<const T*>(elem)));
   });
   return v;
 }

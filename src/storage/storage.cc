@@ -1,7 +1,8 @@
-/*! \brief Aligned CPU allocation; GPU allocation is refused until the CUDA backend exists. */
+/*! \brief Allocation: aligned CPU memory, or a block of the GPU pool (src/cuda). */
 #include <atomic>
 #include <cstdlib>
 
+#include "../cuda/device_ops.h"
 #include "symnet/base.h"
 #include "symnet/storage.h"
 
@@ -12,16 +13,16 @@ std::atomic<size_t> g_cpu_bytes{0};
 }
 
 StorageChunk::~StorageChunk() {
-  if (ptr_ && dev_.type != Device::kGPU) {
+  if (ptr_ && dev_.type == Device::kGPU) {
+    cuda::DeviceFree(ptr_, bytes_, dev_.id);
+  } else if (ptr_) {
     std::free(ptr_);
     g_cpu_bytes -= bytes_;
   }
 }
 
 StoragePtr AllocStorage(size_t bytes, Device dev) {
-  SYMNET_CHECK(dev.type != Device::kGPU)
-      << "cannot allocate on " << dev.ToString()
-      << ": GPU arrays are not supported by this build yet (CPU only)";
+  if (dev.type == Device::kGPU) return std::make_shared<StorageChunk>(cuda::DeviceAlloc(bytes, dev.id), bytes, dev);
   // aligned_alloc needs a size that is a multiple of the alignment; 0 bytes still gets a block
   size_t rounded = (bytes + kStorageAlign - 1) / kStorageAlign * kStorageAlign;
   if (rounded == 0) rounded = kStorageAlign;

@@ -1,0 +1,54 @@
+/*!
+ * \brief The device memory and copy operations the device-independent code (storage, NDArray,
+ *  executor) needs from the CUDA backend. Declared without CUDA headers: a build without CUDA
+ *  links device_ops_nocuda.cc, whose functions raise a clear error.
+ */
+#ifndef SYMNET_SRC_CUDA_DEVICE_OPS_H_
+#define SYMNET_SRC_CUDA_DEVICE_OPS_H_
+
+#include <cstddef>
+
+#include "symnet/device.h"
+#include "symnet/dtype.h"
+
+namespace symnet {
+namespace cuda {
+
+/*!
+ * \brief `bytes` of memory on GPU `dev` from the device's pool (cudaMalloc'd blocks reused by
+ *  size class). When cudaMalloc fails, the cached blocks are released and it is tried once more;
+ *  then an error names the device, the request and what is in use.
+ */
+void* DeviceAlloc(size_t bytes, int dev);
+/*! \brief Returns a block to its pool. Stream order makes immediate reuse safe: every kernel
+ *  and copy of a device runs on the device's one stream. */
+void DeviceFree(void* ptr, size_t bytes, int dev) noexcept;
+
+/*! \brief Copies bytes between any two devices (CPU or GPU); returns when `dst` may be read
+ *  by the host (for a GPU destination: when the copy is ordered on the destination's stream). */
+void CopyBytes(void* dst, Device dst_dev, const void* src, Device src_dev, size_t bytes);
+/*! \brief Sets `bytes` bytes on GPU `dev` to `value` (enqueued on the device's stream). */
+void Memset(void* ptr, int value, size_t bytes, int dev);
+/*! \brief Sets `n` elements of dtype `t` on GPU `dev` to `value`. */
+void Fill(void* ptr, DType t, size_t n, double value, int dev);
+/*! \brief Converts `n` elements between dtypes, both arrays on GPU `dev` (in place allowed
+ *  when the element sizes agree). */
+void Convert(const void* src, DType src_type, void* dst, DType dst_type, size_t n, int dev);
+/*! \brief dst += src converted to dst's dtype (float dtypes), both on GPU `dev`. */
+void ConvertAdd(const void* src, DType src_type, void* dst, DType dst_type, size_t n, int dev);
+/*! \brief Waits for everything enqueued on GPU `dev`'s stream; raises a kernel's error. */
+void Synchronize(int dev);
+/*! \brief Makes `dev` the current device of this thread (kernels launch on its stream). */
+void SetDevice(int dev);
+
+struct MemoryStats {
+  size_t in_use = 0;   // bytes handed out by DeviceAlloc and not freed
+  size_t cached = 0;   // bytes held in the pool for reuse
+  size_t peak = 0;     // the largest in_use seen
+};
+MemoryStats GetMemoryStats(int dev);
+
+}  // namespace cuda
+}  // namespace symnet
+
+#endif  // SYMNET_SRC_CUDA_DEVICE_OPS_H_
