@@ -4,34 +4,17 @@
  */
 #include "../dnnl/dnnl_gemm.h"
 #include "../kernel_launch.h"
-#include "../operator_common.h"
+#include "fully_connected.h"
 
 namespace symnet {
 namespace ops {
 
-struct FullyConnectedParam : public dmlc::Parameter<FullyConnectedParam> {
-  int num_hidden;
-  bool no_bias;
-  bool flatten;
-  DMLC_DECLARE_PARAMETER(FullyConnectedParam) {
-    DMLC_DECLARE_FIELD(num_hidden).set_lower_bound(1).describe("Number of hidden nodes of the output.");
-    DMLC_DECLARE_FIELD(no_bias).set_default(false).describe("Whether to disable bias parameter.");
-    DMLC_DECLARE_FIELD(flatten).set_default(true).describe(
-        "Whether to collapse all but the first axis of the input data tensor.");
-  }
-};
 DMLC_REGISTER_PARAMETER(FullyConnectedParam);
 
 namespace {
 
 using dnnl_util::GemmConfig;
 using dnnl_util::GemmPlan;
-
-/*! \brief Rows and columns of the input seen as a matrix. */
-std::pair<int64_t, int64_t> InputMatrix(const FullyConnectedParam& p, const Shape& x) {
-  if (p.flatten) return {x[0], x.ProdRange(1, x.ndim())};
-  return {x.ProdRange(0, x.ndim() - 1), x[x.ndim() - 1]};
-}
 
 bool FCShape(const NodeAttrs& attrs, std::vector<Shape>* in, std::vector<Shape>* out) {
   const FullyConnectedParam& p = Param<FullyConnectedParam>(attrs);
