@@ -10,54 +10,16 @@
 
 #include "../dnnl/dnnl_batch_norm.h"
 #include "../kernel_launch.h"
-#include "../operator_common.h"
+#include "batch_norm.h"
 #include "../stage_f32.h"
 #include "symnet/storage.h"
 
 namespace symnet {
 namespace ops {
 
-struct BatchNormParam : public dmlc::Parameter<BatchNormParam> {
-  double eps;
-  float momentum;
-  bool fix_gamma;
-  bool use_global_stats;
-  bool output_mean_var;
-  int axis;
-  bool cudnn_off;
-  dmlc::optional<float> min_calib_range, max_calib_range;
-  DMLC_DECLARE_PARAMETER(BatchNormParam) {
-    DMLC_DECLARE_FIELD(eps).set_default(1e-3).describe("Added to the variance before the square root.");
-    DMLC_DECLARE_FIELD(momentum).set_default(0.9f).describe("Momentum of the moving average.");
-    DMLC_DECLARE_FIELD(fix_gamma).set_default(true).describe("Fix gamma at 1 (zero gradient).");
-    DMLC_DECLARE_FIELD(use_global_stats).set_default(false).describe(
-        "Normalize with the moving statistics also in training (and do not update them).");
-    DMLC_DECLARE_FIELD(output_mean_var).set_default(false).describe("Also output mean and variance.");
-    DMLC_DECLARE_FIELD(axis).set_default(1).describe("The channel axis.");
-    DMLC_DECLARE_FIELD(cudnn_off).set_default(false).describe("Accepted for MXNet compatibility.");
-    DMLC_DECLARE_FIELD(min_calib_range).set_default(dmlc::optional<float>()).describe(
-        "Accepted for MXNet compatibility (quantization).");
-    DMLC_DECLARE_FIELD(max_calib_range).set_default(dmlc::optional<float>()).describe(
-        "Accepted for MXNet compatibility (quantization).");
-  }
-};
 DMLC_REGISTER_PARAMETER(BatchNormParam);
 
 namespace {
-
-enum { kData, kGamma, kBeta, kMovingMean, kMovingVar };
-
-int ChannelAxis(const BatchNormParam& p, int ndim) {
-  const int a = p.axis < 0 ? p.axis + ndim : p.axis;
-  SYMNET_CHECK(a >= 0 && a < ndim) << "BatchNorm axis " << p.axis << " is out of range for "
-                                   << ndim << "-D data";
-  return a;
-}
-
-/*! \brief The data seen as (outer, C, inner) in memory order. */
-struct ChannelView {
-  int64_t outer, c, inner;
-};
 
 ChannelView View(const BatchNormParam& p, const TBlob& x) {
   const Shape& s = x.shape_;

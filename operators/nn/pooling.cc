@@ -7,100 +7,14 @@
 #include <limits>
 
 #include "../kernel_launch.h"
-#include "../operator_common.h"
+#include "pooling.h"
 
 namespace symnet {
 namespace ops {
 
-enum PoolType { kMaxPool, kAvgPool, kSumPool, kLpPool };
-enum PoolConvention { kValid, kFull, kSame };
-
-struct PoolingParam : public dmlc::Parameter<PoolingParam> {
-  Shape kernel, stride, pad;
-  int pool_type;
-  int pooling_convention;
-  bool global_pool;
-  bool cudnn_off;
-  dmlc::optional<int> p_value;
-  dmlc::optional<bool> count_include_pad;
-  dmlc::optional<int> layout;
-  DMLC_DECLARE_PARAMETER(PoolingParam) {
-    DMLC_DECLARE_FIELD(kernel).set_default(Shape()).describe("Pooling window (ignored with global_pool).");
-    DMLC_DECLARE_FIELD(pool_type)
-        .add_enum("max", kMaxPool)
-        .add_enum("avg", kAvgPool)
-        .add_enum("sum", kSumPool)
-        .add_enum("lp", kLpPool)
-        .set_default(kMaxPool)
-        .describe("Pooling type.");
-    DMLC_DECLARE_FIELD(global_pool).set_default(false).describe("Pool over all spatial positions.");
-    DMLC_DECLARE_FIELD(cudnn_off).set_default(false).describe("Accepted for MXNet compatibility.");
-    DMLC_DECLARE_FIELD(pooling_convention)
-        .add_enum("valid", kValid)
-        .add_enum("full", kFull)
-        .add_enum("same", kSame)
-        .set_default(kValid)
-        .describe("Output size: valid floors (in + 2*pad - kernel) / stride, full ceils it.");
-    DMLC_DECLARE_FIELD(stride).set_default(Shape()).describe("Stride; default 1.");
-    DMLC_DECLARE_FIELD(pad).set_default(Shape()).describe("Padding; default 0.");
-    DMLC_DECLARE_FIELD(p_value).set_default(dmlc::optional<int>()).describe("For lp pooling.");
-    DMLC_DECLARE_FIELD(count_include_pad).set_default(dmlc::optional<bool>()).describe(
-        "avg pooling: count padded positions in the divisor (default True).");
-    DMLC_DECLARE_FIELD(layout)
-        .add_enum("NCW", 0)
-        .add_enum("NCHW", 1)
-        .add_enum("NCDHW", 2)
-        .set_default(dmlc::optional<int>())
-        .describe("Data layout; channels-first is supported.");
-  }
-};
 DMLC_REGISTER_PARAMETER(PoolingParam);
 
 namespace {
-
-/*! \brief Pooling geometry padded to 3 spatial dims (d, h, w). */
-struct PoolGeo {
-  int64_t n, c;
-  int64_t in[3], out[3], k[3], s[3], p[3];
-  int64_t in_size() const { return in[0] * in[1] * in[2]; }
-  int64_t out_size() const { return out[0] * out[1] * out[2]; }
-};
-
-PoolGeo MakeGeo(const PoolingParam& p, const Shape& x) {
-  const int nsp = x.ndim() - 2;
-  SYMNET_CHECK(nsp >= 1 && nsp <= 3) << "Pooling expects (N, C, spatial...) with 1 to 3 spatial dims, got " << x;
-  SYMNET_CHECK(p.pool_type != kLpPool) << "lp pooling is not supported";
-  SYMNET_CHECK(p.pooling_convention != kSame) << "pooling_convention 'same' is not supported";
-  if (!p.global_pool) {
-    SYMNET_CHECK_EQ(p.kernel.ndim(), nsp) << "Pooling kernel " << p.kernel << " must have one dim per spatial dim of " << x;
-  }
-  PoolGeo g;
-  g.n = x[0];
-  g.c = x[1];
-  const int off = 3 - nsp;
-  for (int i = 0; i < 3; ++i) {
-    const int j = i - off;
-    const bool real = j >= 0;
-    g.in[i] = real ? x[2 + j] : 1;
-    if (!real) {
-      g.k[i] = g.s[i] = 1;
-      g.p[i] = 0;
-    } else if (p.global_pool) {
-      g.k[i] = g.in[i];
-      g.s[i] = 1;
-      g.p[i] = 0;
-    } else {
-      g.k[i] = p.kernel[j];
-      g.s[i] = p.stride.ndim_known() && p.stride.ndim() > 0 ? p.stride[j] : 1;
-      g.p[i] = p.pad.ndim_known() && p.pad.ndim() > 0 ? p.pad[j] : 0;
-    }
-    SYMNET_CHECK(g.k[i] > 0 && g.s[i] > 0 && g.p[i] >= 0 && g.in[i] + 2 * g.p[i] >= g.k[i])
-        << "Pooling window " << p.kernel << " does not fit the padded input " << x;
-    const int64_t span = g.in[i] + 2 * g.p[i] - g.k[i];
-    g.out[i] = (p.pooling_convention == kFull ? (span + g.s[i] - 1) / g.s[i] : span / g.s[i]) + 1;
-  }
-  return g;
-}
 
 bool PoolShape(const NodeAttrs& attrs, std::vector<Shape>* in, std::vector<Shape>* out) {
   const Shape& x = (*in)[0];
@@ -110,28 +24,6 @@ bool PoolShape(const NodeAttrs& attrs, std::vector<Shape>* in, std::vector<Shape
   for (int i = 5 - x.ndim(); i < 3; ++i) y.push_back(g.out[i]);
   AssignOutShape(out, 0, y);
   return true;
-}
-
-/*! \brief One output window: the input range per dim and the divisor for avg pooling. */
-struct Window {
-  int64_t lo[3], hi[3];
-  double divisor;
-};
-
-Window MakeWindow(const PoolGeo& g, const PoolingParam& p, const int64_t o[3]) {
-  Window w;
-  const bool include_pad = !p.count_include_pad.has_value() || p.count_include_pad.value();
-  double padded = 1, real = 1;
-  for (int i = 0; i < 3; ++i) {
-    const int64_t start = o[i] * g.s[i] - g.p[i];
-    const int64_t end = std::min(start + g.k[i], g.in[i] + g.p[i]);
-    padded *= static_cast<double>(end - start);
-    w.lo[i] = std::max<int64_t>(start, 0);
-    w.hi[i] = std::min<int64_t>(end, g.in[i]);
-    real *= static_cast<double>(std::max<int64_t>(w.hi[i] - w.lo[i], 0));
-  }
-  w.divisor = p.pool_type == kSumPool ? 1.0 : (include_pad ? padded : real);
-  return w;
 }
 
 /*! \brief Element strides for (n, c, spatial index) in either layout. */

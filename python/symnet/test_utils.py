@@ -145,3 +145,59 @@ def check_numeric_gradient(sym, location, aux_states=None, numeric_eps=1e-6, rto
         num = numeric_grad(objective, location[n], numeric_eps)
         assert_almost_equal(symbolic[n], num, rtol, atol, names=("symbolic grad of " + n, "numeric"))
     return symbolic
+
+
+#: Tolerance (rtol = atol) of check_consistency for results computed in each dtype.
+CONSISTENCY_TOL = {"float64": 1e-5, "float32": 1e-3, "float16": 1e-1, "bfloat16": 1e-1}
+
+
+def check_consistency(sym, ctx_list, scale=1.0, grad_req="write", arg_params=None, aux_params=None,
+                      tol=None, seed=0):
+    """MXNet's check_consistency: binds `sym` once per entry of ctx_list (a dict with 'ctx', the
+    input shapes and optionally 'type_dict'), feeds every binding the same inputs and head
+    gradients, runs forward (training mode) and backward, and compares every output and gradient
+    with those of the most precise binding (float64 first, then earlier entries), using the
+    tolerance of the less precise dtype (CONSISTENCY_TOL or `tol`). Returns the outputs."""
+    from .base import dtype_name
+    rank = {"float64": 0, "float32": 1, "float16": 2, "bfloat16": 3}
+    tol = dict(CONSISTENCY_TOL, **(tol or {}))
+    rng = np.random.RandomState(seed)
+    exes, dtypes = [], []
+    for spec in ctx_list:
+        spec = dict(spec)
+        ctx = spec.pop("ctx")
+        type_dict = {k: dtype_name(v) for k, v in spec.pop("type_dict", {}).items()}
+        exes.append(sym.simple_bind(ctx, grad_req=grad_req, type_dict=type_dict, **spec))
+        dtypes.append(dtype_name(exes[-1].outputs[0].dtype) if exes[-1].outputs else "float32")
+    first = exes[0]
+    args = {k: (arg_params[k] if arg_params and k in arg_params else rng.normal(size=v.shape) * scale)
+            for k, v in first.arg_dict.items()}
+    auxs = {k: (aux_params[k] if aux_params and k in aux_params else np.abs(rng.normal(size=v.shape)) + 0.5)
+            for k, v in first.aux_dict.items()}
+    head = [rng.normal(size=o.shape) for o in first.outputs]
+    results = []
+    for exe in exes:
+        for k, v in args.items():
+            exe.arg_dict[k][:] = np.asarray(v, dtype=np.float64)
+        for k, v in auxs.items():
+            exe.aux_dict[k][:] = np.asarray(v, dtype=np.float64)
+        exe.forward(is_train=True)
+        outs = [o.asnumpy().astype(np.float64) for o in exe.outputs]
+        if grad_req != "null":
+            exe.backward([array(h, ctx=exe.outputs[i].context, dtype=exe.outputs[i].dtype)
+                          for i, h in enumerate(head)])
+        grads = {k: g.asnumpy().astype(np.float64) for k, g in exe.grad_dict.items()}
+        results.append((outs, grads))
+    ref = min(range(len(exes)), key=lambda i: (rank.get(dtypes[i], 1), i))
+    for i, (outs, grads) in enumerate(results):
+        if i == ref:
+            continue
+        t = tol[dtypes[i]] if rank.get(dtypes[i], 1) >= rank.get(dtypes[ref], 1) else tol[dtypes[ref]]
+        where = "binding %d (%s, %s) vs binding %d (%s, %s)" % (
+            i, ctx_list[i]["ctx"], dtypes[i], ref, ctx_list[ref]["ctx"], dtypes[ref])
+        for k, (a, b) in enumerate(zip(outs, results[ref][0])):
+            assert_almost_equal(a, b, rtol=t, atol=t, names=("output %d of %s" % (k, where), "reference"))
+        for name, g in grads.items():
+            assert_almost_equal(g, results[ref][1][name], rtol=t, atol=t,
+                                names=("gradient of %s, %s" % (name, where), "reference"))
+    return [r[0] for r in results]

@@ -1,0 +1,43 @@
+/*!
+ * \brief Convolution through cuDNN (all cuDNN calls live in operators/cudnn/): descriptors for
+ *  one geometry and dtype, algorithms chosen once by cuDNN's heuristics within a workspace limit
+ *  (SYMNET_CUDNN_WORKSPACE_MB, default 1024), float32 accumulation, tensor cores for 16-bit data
+ *  and plain FMA (no TF32) for float32 so that GPU float32 matches the CPU.
+ */
+#ifndef SYMNET_OPERATORS_CUDNN_CUDNN_CONVOLUTION_H_
+#define SYMNET_OPERATORS_CUDNN_CUDNN_CONVOLUTION_H_
+
+#include <memory>
+#include <vector>
+
+#include "../nn/convolution.h"
+
+namespace symnet {
+namespace ops {
+namespace cudnn {
+
+class Convolution {
+ public:
+  Convolution(int dev, const ConvGeometry& g, DType dtype);
+  ~Convolution();
+  Convolution(const Convolution&) = delete;
+  Convolution& operator=(const Convolution&) = delete;
+
+  /*! \brief y (+)= conv(x, w) + b (b may be null). */
+  void Forward(const void* x, const void* w, const void* b, void* y, OpReqType req);
+  /*! \brief dx, dw, db (db may be null) from dy, x and w, each written per its request. */
+  void Backward(const void* dy, const void* x, const void* w, void* dx, void* dw, void* db,
+                const std::vector<OpReqType>& req);
+
+  bool Matches(int dev, const ConvGeometry& g, DType dtype) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace cudnn
+}  // namespace ops
+}  // namespace symnet
+
+#endif  // SYMNET_OPERATORS_CUDNN_CUDNN_CONVOLUTION_H_

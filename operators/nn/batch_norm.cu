@@ -1,0 +1,196 @@
+/*!
+ * \brief BatchNorm on a GPU with exactly the CPU's semantics (biased batch variance in the
+ *  moving average, fix_gamma, use_global_stats, any channel axis): one block per channel reduces
+ *  the statistics in double, element-wise kernels normalize and form the gradients.
+ *  (cuDNN's batch norm keeps an unbiased running variance, which would make GPU and CPU
+ *  checkpoints differ, so it is not used.)
+ */
+#include "../kernel_launch.cuh"
+#include "batch_norm.h"
+
+namespace symnet {
+namespace ops {
+
+namespace {
+
+constexpr int kBNThreads = 256;
+
+/*! \brief Block-wide sum of two doubles; the result is valid in thread 0. */
+__device__ void BlockSum2(double* a, double* b) {
+  __shared__ double sa[kBNThreads], sb[kBNThreads];
+  sa[threadIdx.x] = *a;
+  sb[threadIdx.x] = *b;
+  __syncthreads();
+  for (int step = kBNThreads / 2; step > 0; step >>= 1) {
+    if (threadIdx.x < step) {
+      sa[threadIdx.x] += sa[threadIdx.x + step];
+      sb[threadIdx.x] += sb[threadIdx.x + step];
+    }
+    __syncthreads();
+  }
+  *a = sa[0];
+  *b = sb[0];
+}
+
+/*! \brief Per channel: batch mean and biased variance; then the moving averages. */
+template <typename T, typename P>
+__global__ void BatchStatsKernel(const T* x, int64_t outer, int64_t C, int64_t inner, P* mean, P* var,
+                                 P* moving_mean, P* moving_var, double momentum) {
+  const int64_t c = blockIdx.x, count = outer * inner;
+  double s = 0, ss = 0;
+  for (int64_t j = threadIdx.x; j < count; j += kBNThreads) {
+    const double v = static_cast<AccType<T>>(x[((j / inner) * C + c) * inner + j % inner]);
+    s += v;
+    ss += v * v;
+  }
+  BlockSum2(&s, &ss);
+  if (threadIdx.x == 0) {
+    const double m = s / static_cast<double>(count);
+    const double v = fmax(ss / static_cast<double>(count) - m * m, 0.0);
+    mean[c] = static_cast<P>(m);
+    var[c] = static_cast<P>(v);
+    if (moving_mean) {
+      moving_mean[c] = static_cast<P>(momentum * static_cast<double>(moving_mean[c]) + (1 - momentum) * m);
+      moving_var[c] = static_cast<P>(momentum * static_cast<double>(moving_var[c]) + (1 - momentum) * v);
+    }
+  }
+}
+
+struct BNView {
+  int64_t C, inner;
+  double eps;
+  bool fix_gamma;
+};
+
+template <int req>
+struct NormalizeKernel {
+  template <typename T, typename P>
+  SYMNET_XINLINE static void Map(int64_t k, const T* x, T* y, const P* gamma, const P* beta, const P* mean,
+                                 const P* var, BNView v) {
+    const int64_t c = (k / v.inner) % v.C;
+    const double g = v.fix_gamma ? 1.0 : static_cast<double>(gamma[c]);
+    const double scale = g / sqrt(static_cast<double>(var[c]) + v.eps);
+    const double val = (static_cast<AccType<T>>(x[k]) - static_cast<double>(mean[c])) * scale +
+                       static_cast<double>(beta[c]);
+    AssignReq<req>(&y[k], static_cast<AccType<T>>(val));
+  }
+};
+
+template <typename D>
+__device__ void Put(D* dst, OpReqType r, double v) {
+  if (r == kAddTo) {
+    AssignReq<kAddTo>(dst, static_cast<AccType<D>>(v));
+  } else if (r != kNullOp) {
+    AssignReq<kWriteTo>(dst, static_cast<AccType<D>>(v));
+  }
+}
+
+/*! \brief Per channel: sum(dy) and sum(dy * xhat), kept in `sums` and written as dbeta, dgamma. */
+template <typename T, typename P>
+__global__ void GradStatsKernel(const T* dy, const T* x, int64_t outer, int64_t C, int64_t inner,
+                                const P* mean, const P* var, double eps, bool fix_gamma, double* sums,
+                                P* dgamma, P* dbeta, OpReqType req_gamma, OpReqType req_beta) {
+  const int64_t c = blockIdx.x, count = outer * inner;
+  const double m = static_cast<double>(mean[c]), invstd = 1.0 / sqrt(static_cast<double>(var[c]) + eps);
+  double sd = 0, sdx = 0;
+  for (int64_t j = threadIdx.x; j < count; j += kBNThreads) {
+    const int64_t k = ((j / inner) * C + c) * inner + j % inner;
+    const double d = static_cast<AccType<T>>(dy[k]);
+    sd += d;
+    sdx += d * (static_cast<AccType<T>>(x[k]) - m) * invstd;
+  }
+  BlockSum2(&sd, &sdx);
+  if (threadIdx.x == 0) {
+    sums[2 * c] = sd;
+    sums[2 * c + 1] = sdx;
+    Put(&dgamma[c], req_gamma, fix_gamma ? 0.0 : sdx);
+    Put(&dbeta[c], req_beta, sd);
+  }
+}
+
+template <int req>
+struct GradDataKernel {
+  template <typename T, typename P>
+  SYMNET_XINLINE static void Map(int64_t k, const T* dy, const T* x, T* dx, const P* gamma, const P* mean,
+                                 const P* var, const double* sums, BNView v, double count, bool batch_stats) {
+    const int64_t c = (k / v.inner) % v.C;
+    const double invstd = 1.0 / sqrt(static_cast<double>(var[c]) + v.eps);
+    const double g = v.fix_gamma ? 1.0 : static_cast<double>(gamma[c]);
+    const double d = static_cast<AccType<T>>(dy[k]);
+    double val = d * g * invstd;
+    if (batch_stats) {
+      const double xhat = (static_cast<AccType<T>>(x[k]) - static_cast<double>(mean[c])) * invstd;
+      val = g * invstd * (d - sums[2 * c] / count - xhat * sums[2 * c + 1] / count);
+    }
+    AssignReq<req>(&dx[k], static_cast<AccType<T>>(val));
+  }
+};
+
+struct ChannelDims {
+  int64_t outer, c, inner;
+};
+
+ChannelDims Dims(const BatchNormParam& p, const Shape& s) {
+  const int a = ChannelAxis(p, s.ndim());
+  return {s.ProdRange(0, a), s[a], s.ProdRange(a + 1, s.ndim())};
+}
+
+void BNForwardGPU(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& in,
+                  const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+  const BatchNormParam& p = Param<BatchNormParam>(attrs);
+  const TBlob& x = in[kData];
+  const bool batch_stats = ctx.is_train && !p.use_global_stats;
+  const ChannelDims d = Dims(p, x.shape_);
+  const BNView v{d.c, d.inner, p.eps, p.fix_gamma};
+  if (!batch_stats) {  // normalize with the moving statistics, reported as mean/var outputs
+    cuda::CopyBytes(out[1].dptr_, out[1].dev_, in[kMovingMean].dptr_, in[kMovingMean].dev_, out[1].Bytes());
+    cuda::CopyBytes(out[2].dptr_, out[2].dev_, in[kMovingVar].dptr_, in[kMovingVar].dev_, out[2].Bytes());
+  }
+  SYMNET_FLOAT_TYPE_SWITCH(x.dtype_, T, {
+    using P = typename std::conditional<std::is_same<T, double>::value, double, float>::type;
+    if (batch_stats && d.c > 0) {
+      BatchStatsKernel<T, P><<<static_cast<unsigned>(d.c), kBNThreads, 0, cuda::CurrentStream()>>>(
+          x.dptr<T>(), d.outer, d.c, d.inner, out[1].dptr<P>(), out[2].dptr<P>(), in[kMovingMean].dptr<P>(),
+          in[kMovingVar].dptr<P>(), static_cast<double>(p.momentum));
+      cuda::CheckLaunch("BatchNorm statistics");
+    }
+    SYMNET_REQ_SWITCH(req[0], Req, {
+      Kernel<NormalizeKernel<Req>, gpu>::Launch(x.Size(), x.dptr<T>(), out[0].dptr<T>(), in[kGamma].dptr<P>(),
+                                                in[kBeta].dptr<P>(), out[1].dptr<P>(), out[2].dptr<P>(), v);
+    });
+  });
+}
+
+/*! \brief Inputs (dy, x, gamma, mean, var); outputs (dx, dgamma, dbeta). */
+void BNBackwardGPU(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& in,
+                   const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+  const BatchNormParam& p = Param<BatchNormParam>(attrs);
+  const TBlob &dy = in[0], &x = in[1];
+  const bool batch_stats = !p.use_global_stats;
+  const ChannelDims d = Dims(p, x.shape_);
+  const BNView v{d.c, d.inner, p.eps, p.fix_gamma};
+  double* sums = static_cast<double*>(cuda::Workspace(ctx.dev.id, static_cast<size_t>(2 * d.c) * sizeof(double)));
+  SYMNET_FLOAT_TYPE_SWITCH(x.dtype_, T, {
+    using P = typename std::conditional<std::is_same<T, double>::value, double, float>::type;
+    if (d.c > 0) {
+      GradStatsKernel<T, P><<<static_cast<unsigned>(d.c), kBNThreads, 0, cuda::CurrentStream()>>>(
+          dy.dptr<T>(), x.dptr<T>(), d.outer, d.c, d.inner, in[3].dptr<P>(), in[4].dptr<P>(), p.eps,
+          p.fix_gamma, sums, out[1].dptr<P>(), out[2].dptr<P>(), req[1], req[2]);
+      cuda::CheckLaunch("BatchNorm gradient statistics");
+    }
+    SYMNET_REQ_SWITCH(req[0], Req, {
+      Kernel<GradDataKernel<Req>, gpu>::Launch(x.Size(), dy.dptr<T>(), x.dptr<T>(), out[0].dptr<T>(),
+                                               in[2].dptr<P>(), in[3].dptr<P>(), in[4].dptr<P>(),
+                                               static_cast<const double*>(sums), v,
+                                               static_cast<double>(d.outer * d.inner), batch_stats);
+    });
+  });
+}
+
+}  // namespace
+
+SYMNET_REGISTER_OP(BatchNorm).set_attr<FCompute>("FCompute<gpu>", BNForwardGPU);
+SYMNET_REGISTER_OP(_backward_BatchNorm).set_attr<FCompute>("FCompute<gpu>", BNBackwardGPU);
+
+}  // namespace ops
+}  // namespace symnet

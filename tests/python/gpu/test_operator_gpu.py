@@ -1,0 +1,186 @@
+"""The operator tests on a GPU: every CPU operator test module is imported here and so runs
+again with gpu(0) as the default context (conftest.py), comparing GPU results with numpy and
+finite differences; then each op that has a GPU kernel is compared directly with the CPU, in
+forward and backward, for float64, float32, float16 and bfloat16 (check_consistency)."""
+import numpy as np
+import pytest
+
+import symnet as mx
+from gpu_device import DEVICE as GPU
+from symnet.test_utils import assert_almost_equal, check_consistency
+
+# the CPU tests, collected again here (conftest runs them on gpu(0))
+from test_operator import *  # noqa: F401,F403
+from test_operator_nn import *  # noqa: F401,F403
+from test_amp_ops import *  # noqa: F401,F403
+from test_optimizer import *  # noqa: F401,F403
+
+FLOAT_TYPES = ["float64", "float32", "float16", "bfloat16"]
+
+
+def both(dtypes=FLOAT_TYPES, **shapes):
+    """ctx_list: the CPU in float64 (the reference), then the GPU in every dtype."""
+    out = [dict(ctx=mx.cpu(), type_dict={k: "float64" for k in shapes}, **shapes)]
+    for t in dtypes:
+        out.append(dict(ctx=GPU, type_dict={k: t for k in shapes}, **shapes))
+    return out
+
+
+@pytest.mark.parametrize("kernel,stride,pad,groups,dilate", [
+    ((3, 3), (1, 1), (1, 1), 1, (1, 1)), ((1, 1), (2, 2), (0, 0), 1, (1, 1)),
+    ((7, 7), (2, 2), (3, 3), 1, (1, 1)), ((3, 3), (1, 1), (2, 2), 2, (2, 2)), ((3,), (1,), (1,), 1, (1,)),
+])
+@pytest.mark.parametrize("no_bias", [True, False])
+def test_convolution_gpu_matches_cpu(kernel, stride, pad, groups, dilate, no_bias):
+    data = (2, 4, 9) if len(kernel) == 1 else (2, 4, 9, 10)
+    sym = mx.sym.Convolution(mx.sym.var("data"), kernel=kernel, stride=stride, pad=pad, dilate=dilate,
+                             num_group=groups, num_filter=6, no_bias=no_bias, name="conv")
+    check_consistency(sym, both(data=data))
+
+
+@pytest.mark.parametrize("fix_gamma", [True, False])
+@pytest.mark.parametrize("use_global_stats", [True, False])
+@pytest.mark.parametrize("axis", [1, -1])
+def test_batchnorm_gpu_matches_cpu(fix_gamma, use_global_stats, axis):
+    sym = mx.sym.BatchNorm(mx.sym.var("data"), fix_gamma=fix_gamma, use_global_stats=use_global_stats,
+                           axis=axis, eps=1e-3, momentum=0.9, name="bn")
+    outs = check_consistency(sym, both(data=(3, 5, 4, 6)))
+    assert outs[0][0].shape == (3, 5, 4, 6)
+
+
+def test_batchnorm_gpu_updates_the_moving_statistics_like_the_cpu():
+    sym = mx.sym.BatchNorm(mx.sym.var("data"), fix_gamma=False, name="bn")
+    x = np.random.randn(4, 3, 5, 5) * 2 + 1
+    stats = []
+    for ctx in (mx.cpu(), GPU):
+        exe = sym.simple_bind(ctx, data=x.shape)
+        exe.arg_dict["data"][:] = x
+        exe.arg_dict["bn_gamma"][:] = 1
+        exe.forward(is_train=True)
+        stats.append([exe.aux_dict[k].asnumpy() for k in ("bn_moving_mean", "bn_moving_var")])
+    for a, b in zip(*stats):
+        assert_almost_equal(b, a, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("pool_type", ["max", "avg", "sum"])
+@pytest.mark.parametrize("convention", ["valid", "full"])
+@pytest.mark.parametrize("kernel,stride,pad", [((3, 3), (2, 2), (1, 1)), ((2, 2), (2, 2), (0, 0)), ((3,), (1,), (1,))])
+def test_pooling_gpu_matches_cpu(pool_type, convention, kernel, stride, pad):
+    data = (2, 3, 9) if len(kernel) == 1 else (2, 3, 9, 8)
+    sym = mx.sym.Pooling(mx.sym.var("data"), kernel=kernel, stride=stride, pad=pad, pool_type=pool_type,
+                         pooling_convention=convention, name="pool")
+    check_consistency(sym, both(data=data))
+
+
+@pytest.mark.parametrize("count_include_pad", [True, False])
+def test_global_and_unpadded_avg_pooling_gpu_matches_cpu(count_include_pad):
+    sym = mx.sym.Pooling(mx.sym.var("data"), kernel=(3, 3), pad=(1, 1), pool_type="avg",
+                         count_include_pad=count_include_pad)
+    check_consistency(sym, both(data=(2, 3, 6, 6)))
+    check_consistency(mx.sym.Pooling(mx.sym.var("data"), global_pool=True, kernel=(1, 1), pool_type="avg"),
+                      both(data=(2, 3, 6, 6)))
+
+
+@pytest.mark.parametrize("act", ["relu", "sigmoid", "tanh", "softrelu", "softsign"])
+def test_activation_gpu_matches_cpu(act):
+    check_consistency(mx.sym.Activation(mx.sym.var("data"), act_type=act), both(data=(3, 7)))
+
+
+@pytest.mark.parametrize("op", ["relu", "sigmoid", "tanh", "softsign", "exp", "expm1", "sqrt", "rsqrt",
+                                "reciprocal", "log", "log1p", "square", "abs", "negative"])
+def test_unary_math_gpu_matches_cpu(op):
+    x = mx.sym.var("data")
+    if op in ("sqrt", "rsqrt", "log", "reciprocal"):
+        x = mx.sym.abs(x) + 0.5  # keep the input in the domain
+    check_consistency(getattr(mx.sym, op)(x), both(data=(4, 5)))
+
+
+@pytest.mark.parametrize("op", ["elemwise_add", "elemwise_sub", "elemwise_mul", "elemwise_div"])
+def test_binary_gpu_matches_cpu(op):
+    b = mx.sym.var("b")
+    if op == "elemwise_div":
+        b = mx.sym.abs(b) + 0.5
+    check_consistency(getattr(mx.sym, op)(mx.sym.var("a"), b), both(a=(3, 4), b=(3, 4)))
+
+
+def test_scalar_ops_and_add_n_gpu_match_cpu():
+    x = mx.sym.var("data")
+    check_consistency(mx.sym.add_n(x * 2, x + 1, 3 - x, x / 4, 1 / (mx.sym.abs(x) + 1)), both(data=(5, 6)))
+
+
+@pytest.mark.parametrize("no_bias", [True, False])
+@pytest.mark.parametrize("flatten", [True, False])
+def test_fully_connected_gpu_matches_cpu(no_bias, flatten):
+    sym = mx.sym.FullyConnected(mx.sym.var("data"), num_hidden=7, no_bias=no_bias, flatten=flatten)
+    check_consistency(sym, both(data=(4, 3, 5)))
+
+
+@pytest.mark.parametrize("op", ["softmax", "log_softmax"])
+@pytest.mark.parametrize("axis", [-1, 1])
+def test_softmax_gpu_matches_cpu(op, axis):
+    check_consistency(getattr(mx.sym, op)(mx.sym.var("data"), axis=axis), both(data=(3, 4, 5)))
+
+
+@pytest.mark.parametrize("kw", [{}, {"normalization": "batch"}, {"use_ignore": True, "ignore_label": 2,
+                                                                   "normalization": "valid"},
+                                {"smooth_alpha": 0.1}, {"multi_output": True}])
+def test_softmax_output_gpu_matches_cpu(kw):
+    data = (4, 5, 3) if kw.get("multi_output") else (6, 5)
+    label = (4, 3) if kw.get("multi_output") else (6,)
+    sym = mx.sym.SoftmaxOutput(mx.sym.var("data"), mx.sym.var("label"), **kw)
+    labels = np.random.randint(0, 5, size=label).astype(np.float64)
+    check_consistency(sym, both(data=data, label=label), arg_params={"label": labels})
+
+
+@pytest.mark.parametrize("src,dst", [("float32", "float16"), ("float32", "bfloat16"), ("float16", "float32"),
+                                     ("float64", "float32"), ("float32", "int32")])
+def test_cast_gpu_matches_cpu(src, dst):
+    x = np.random.randn(5, 7) * 100
+    a = mx.nd.array(x, dtype=src).astype(dst).asnumpy()
+    b = mx.nd.array(x, dtype=src, ctx=GPU).astype(dst).asnumpy()
+    np.testing.assert_array_equal(b, a)  # the same rounding rules on both devices
+
+
+def test_all_finite_on_gpu_keeps_one_flag():
+    good = mx.nd.array(np.ones((1000,)), ctx=GPU, dtype="float16")
+    bad = mx.nd.array(np.r_[np.ones(999), np.inf], ctx=GPU)
+    assert mx.nd.all_finite(good).asnumpy()[0] == 1
+    assert mx.nd.all_finite(bad).asnumpy()[0] == 0
+    assert mx.nd.multi_all_finite(good, bad, num_arrays=2).asnumpy()[0] == 0
+
+
+@pytest.mark.parametrize("op,n_state", [("sgd_update", 0), ("sgd_mom_update", 1), ("nag_mom_update", 1)])
+def test_sgd_updates_gpu_match_cpu(op, n_state):
+    rng = np.random.RandomState(1)
+    w, g = rng.randn(50), rng.randn(50)
+    states = [rng.randn(50) for _ in range(n_state)]
+    kw = dict(lr=0.1, wd=0.01, rescale_grad=0.5, clip_gradient=1.0)
+    if n_state:
+        kw["momentum"] = 0.9
+    res = []
+    for ctx in (mx.cpu(), GPU):
+        arrs = [mx.nd.array(v, ctx=ctx) for v in [w, g] + states]
+        getattr(mx.nd, op)(*arrs, out=arrs[0], **kw)
+        res.append([a.asnumpy() for a in arrs])
+    for a, b in zip(*res):
+        assert_almost_equal(b, a, rtol=1e-6, atol=1e-6)
+
+
+def test_multi_mp_sgd_mom_update_gpu_matches_cpu():
+    rng = np.random.RandomState(2)
+    shapes = [(7,), (3, 4)]
+    res = []
+    for ctx in (mx.cpu(), GPU):
+        r = np.random.RandomState(3)
+        arrs = []
+        for s in shapes:
+            w32 = r.randn(*s)
+            arrs += [mx.nd.array(w32, ctx=ctx, dtype="float16"), mx.nd.array(r.randn(*s), ctx=ctx, dtype="float16"),
+                     mx.nd.array(r.randn(*s), ctx=ctx), mx.nd.array(w32, ctx=ctx)]
+        outs = [arrs[0], arrs[4]]
+        mx.nd.multi_mp_sgd_mom_update(*arrs, out=outs, lrs=(0.1, 0.2), wds=(0.0, 0.01), momentum=0.9,
+                                      rescale_grad=0.25, num_weights=2)
+        res.append([a.asnumpy() for a in arrs])
+    del rng
+    for a, b in zip(*res):
+        assert_almost_equal(b, a, rtol=1e-3, atol=1e-3)
