@@ -2,11 +2,14 @@
 """Times full ResNet training steps (forward, backward, SGD-momentum update) on random data
 and prints img/s, ms/step and the time per operator type.
 
-    python3 example/benchmark/resnet50_train.py [--batch-size 32] [--dtype float32|bfloat16]
-        [--num-layers 50] [--image-size 224] [--steps 5] [--warmup 2] [--no-profile]
+    python3 example/benchmark/resnet50_train.py [--device cpu|gpu] [--batch-size 32]
+        [--dtype float32|bfloat16|float16] [--amp float16|bfloat16]
+        [--precisions float32,amp-float16,amp-bfloat16] [--num-layers 50] [--image-size 224]
+        [--steps 5] [--warmup 2] [--no-profile]
 
 --dtype bfloat16 binds the whole network in bfloat16 (BatchNorm statistics stay float32);
-it measures the 16-bit kernels before the AMP rewrite exists.
+--amp converts the float32 graph with symnet.amp. --precisions runs several in one process and
+ends with a table (on a GPU: `--device gpu --precisions float32,amp-float16,amp-bfloat16`).
 """
 import argparse
 import time
@@ -29,7 +32,30 @@ def main():
     p.add_argument("--warmup", type=int, default=2)
     p.add_argument("--no-profile", action="store_true")
     p.add_argument("--export-symbol", help="also write the symbol JSON here (for the MXNet anchor)")
+    p.add_argument("--device", default="cpu", choices=["cpu", "gpu"])
+    p.add_argument("--gpu-id", type=int, default=0)
+    p.add_argument("--precisions", help="comma-separated list of float32, float16, bfloat16, "
+                   "amp-float16, amp-bfloat16: run each and print a table")
     args = p.parse_args()
+    if args.device == "gpu" and mx.num_gpus() <= args.gpu_id:
+        raise SystemExit("--device gpu: symnet sees %d GPU(s) (features: CUDA=%s)"
+                         % (mx.num_gpus(), mx.features().get("CUDA")))
+    ctx = mx.gpu(args.gpu_id) if args.device == "gpu" else mx.cpu()
+    if not args.precisions:
+        run(args, ctx, "amp-" + args.amp if args.amp else args.dtype)
+        return
+    rows = [run(args, ctx, prec.strip()) for prec in args.precisions.split(",")]
+    base = rows[0][1]
+    print("\n%-14s %10s %10s %12s" % ("precision", "img/s", "ms/step", "vs " + rows[0][0]))
+    for name, ips, ms in rows:
+        print("%-14s %10.2f %10.1f %11.2fx" % (name, ips, ms, ips / base))
+
+
+def run(args, ctx, precision):
+    """One precision ('float32', 'bfloat16', 'amp-float16', ...): prints its figures and returns
+    (precision, img/s, ms/step)."""
+    args.amp = precision[4:] if precision.startswith("amp-") else None
+    args.dtype = "float32" if args.amp else precision
 
     shape = (3, args.image_size, args.image_size)
     net = mx.models.resnet(args.num_layers, args.version, 1000, shape)
@@ -42,7 +68,7 @@ def main():
             return
     bs = args.batch_size
     t0 = time.time()
-    exe = net.simple_bind(mx.cpu(), grad_req={n: "write" for n in net.list_arguments()
+    exe = net.simple_bind(ctx, grad_req={n: "write" for n in net.list_arguments()
                                               if n not in ("data", "softmax_label")},
                           type_dict={"data": args.dtype}, data=(bs,) + shape)
     bind_s = time.time() - t0
@@ -57,7 +83,7 @@ def main():
         exe.aux_dict[n][:] = 1.0 if n.endswith("var") else 0.0
     exe.arg_dict["data"][:] = rng.normal(size=(bs,) + shape)
     exe.arg_dict["softmax_label"][:] = rng.randint(0, 1000, bs)
-    moms = {n: mx.nd.zeros(exe.arg_dict[n].shape, dtype=exe.arg_dict[n].dtype) for n in params}
+    moms = {n: mx.nd.zeros(exe.arg_dict[n].shape, ctx=ctx, dtype=exe.arg_dict[n].dtype) for n in params}
 
     def step():
         exe.forward(is_train=True)
@@ -79,10 +105,12 @@ def main():
     med = float(np.median(times))
     r = exe.memory_report()
     what = "AMP " + args.amp if args.amp else args.dtype
-    print("ResNet-%d v%s, batch %d, %dx%d, %s: %.2f img/s, %.1f ms/step (median of %d; min %.1f ms); "
+    print("ResNet-%d v%s, batch %d, %dx%d, %s on %s: %.2f img/s, %.1f ms/step (median of %d; min %.1f ms); "
           "bind %.1f s; arena %.1f MB" % (args.num_layers, args.version, bs, args.image_size,
-                                          args.image_size, what, bs / med, med * 1e3,
+                                          args.image_size, what, ctx, bs / med, med * 1e3,
                                           args.steps, min(times) * 1e3, bind_s, r["arena_bytes"] / 2**20))
+    if ctx.device_type == "gpu":
+        print("GPU pool: peak %.1f MB in arrays" % (mx.context.gpu_memory_stats(ctx.device_id)["peak"] / 2**20))
     if not args.no_profile:
         prof = exe.op_profile()
         total = sum(v[0] for v in prof.values())
@@ -91,6 +119,8 @@ def main():
         for name, (secs, calls) in sorted(prof.items(), key=lambda kv: -kv[1][0]):
             print("  %-28s %8.1f ms/step %5.1f%%  (%d calls/step)" % (
                 name, secs / args.steps * 1e3, 100 * secs / total, calls // args.steps))
+        exe.set_profiling(False)
+    return precision, bs / med, med * 1e3
 
 
 if __name__ == "__main__":

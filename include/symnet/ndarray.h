@@ -65,6 +65,9 @@ class NDArray {
   void CopyFromBuffer(const void* data, DType src_dtype) const;
   /*! \brief Copies the elements out to host memory as `dst_dtype`. */
   void CopyToBuffer(void* data, DType dst_dtype) const;
+  /*! \brief Returns when every operation enqueued on the array's device has finished (GPU work
+   *  runs asynchronously on the device's stream; CPU work is synchronous). */
+  void WaitToRead() const;
   /*! \brief Element i (flat index) as double: for tests and small reads. */
   double GetDouble(int64_t i) const;
 

@@ -2,6 +2,7 @@
 #ifndef SYMNET_RUNTIME_H_
 #define SYMNET_RUNTIME_H_
 
+#include <cstddef>
 #include <map>
 #include <string>
 
@@ -28,6 +29,21 @@ namespace cuda {
  *  GPU `device` and checks its result. Returns false with `why` set when no GPU is usable.
  */
 bool SelfTest(int device, std::string* why);
+/*! \brief Waits for everything enqueued on GPU `dev`'s stream; raises a kernel's error. */
+void Synchronize(int dev);
+/*! \brief Makes `dev` the current device of this thread (kernels launch on its stream). */
+void SetDevice(int dev);
+
+/*! \brief Free and total bytes of GPU `dev` (cudaMemGetInfo). */
+void MemInfo(int dev, size_t* free_bytes, size_t* total_bytes);
+
+struct MemoryStats {
+  size_t in_use = 0;   // bytes handed out by DeviceAlloc and not freed
+  size_t cached = 0;   // bytes held in the pool for reuse
+  size_t peak = 0;     // the largest in_use seen
+};
+MemoryStats GetMemoryStats(int dev);
+
 /*! \brief Version strings of the CUDA runtime, cuBLAS and cuDNN linked in (empty without CUDA). */
 std::map<std::string, std::string> Versions();
 }  // namespace cuda

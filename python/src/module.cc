@@ -1,5 +1,6 @@
 /*! \brief The symnet._core extension module: errors, features, registry and imperative calls. */
 #include "bindings.h"
+#include "symnet/runtime.h"
 
 namespace symnet {
 namespace python {
@@ -57,6 +58,21 @@ void InitRegistry(py::module_& m) {
         py::arg("op"), py::arg("params"), py::arg("inputs"), py::arg("outputs"));
   m.def("features", &Features);
   m.def("num_gpus", &NumGPUs);
+  m.def("gpu_memory_info", [](int dev) {
+    size_t free_b = 0, total_b = 0;
+    cuda::MemInfo(dev, &free_b, &total_b);
+    return py::make_tuple(free_b, total_b);
+  });
+  m.def("gpu_pool_stats", [](int dev) {
+    const cuda::MemoryStats s = cuda::GetMemoryStats(dev);
+    py::dict d;
+    d["in_use"] = s.in_use;
+    d["cached"] = s.cached;
+    d["peak"] = s.peak;
+    return d;
+  });
+  m.def("synchronize", [](int dev) { if (NumGPUs() > dev) cuda::Synchronize(dev); },
+        py::call_guard<py::gil_scoped_release>());
   m.def("built_with_cuda", &BuiltWithCUDA);
   m.def("cuda_self_test", [](int dev) {
     std::string why;

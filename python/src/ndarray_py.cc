@@ -60,6 +60,7 @@ void InitNDArray(py::module_& m) {
       .def("copy_from", &NDArray::CopyFrom)
       .def("fill", &NDArray::Fill)
       .def("copy", &NDArray::Copy)
+      .def("wait_to_read", &NDArray::WaitToRead, py::call_guard<py::gil_scoped_release>())
       .def("astype", [](const NDArray& a, const std::string& t) { return a.AsType(DTypeFromName(t)); })
       .def("reshape", [](const NDArray& a, const py::object& s) { return a.Reshape(ShapeFromPy(s)); })
       .def("slice", &NDArray::Slice)

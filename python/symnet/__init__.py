@@ -2,7 +2,7 @@
 mixed precision. MXNet scripts run with `import symnet as mx` for the supported subset."""
 from . import _core
 from .base import MXNetError
-from .context import Context, cpu, cpu_pinned, current_context, gpu, num_gpus
+from .context import Context, cpu, cpu_pinned, current_context, gpu, gpu_memory_info, num_gpus
 from . import base, context, name
 from . import ndarray
 from . import ndarray as nd

@@ -71,6 +71,16 @@ def num_gpus():
     return _core.num_gpus()
 
 
+def gpu_memory_info(device_id=0):
+    """(free, total) bytes of GPU `device_id`, as MXNet's mx.context.gpu_memory_info."""
+    return _core.gpu_memory_info(device_id)
+
+
+def gpu_memory_stats(device_id=0):
+    """symnet's GPU pool: bytes in arrays ('in_use'), kept for reuse ('cached'), and the peak."""
+    return _core.gpu_pool_stats(device_id)
+
+
 def current_context():
     """The default context (cpu(0) unless changed with `with ctx:`)."""
     return getattr(Context._default, "value", None) or Context("cpu", 0)

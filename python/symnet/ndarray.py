@@ -96,7 +96,8 @@ class NDArray:
         return NDArray(self.handle.reshape(tuple(shape)))
 
     def wait_to_read(self):
-        """Kept for MXNet scripts: symnet runs operations synchronously."""
+        """Waits until the array's value is computed (GPU work is asynchronous; CPU work is not)."""
+        self.handle.wait_to_read()
 
     def wait_to_write(self):
         """Kept for MXNet scripts: symnet runs operations synchronously."""
@@ -281,7 +282,9 @@ def load(fname):
 
 
 def waitall():
-    """Kept for MXNet scripts: symnet runs operations synchronously."""
+    """Waits for all pending GPU work (CPU work is synchronous)."""
+    for i in range(_core.num_gpus()):
+        _core.synchronize(i)
 
 
 def concat(*arrays, dim=1):

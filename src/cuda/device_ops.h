@@ -1,7 +1,8 @@
 /*!
  * \brief The device memory and copy operations the device-independent code (storage, NDArray,
  *  executor) needs from the CUDA backend. Declared without CUDA headers: a build without CUDA
- *  links device_ops_nocuda.cc, whose functions raise a clear error.
+ *  links device_ops_nocuda.cc, whose functions raise a clear error. (Synchronize, SetDevice and
+ *  the memory queries are public: symnet/runtime.h.)
  */
 #ifndef SYMNET_SRC_CUDA_DEVICE_OPS_H_
 #define SYMNET_SRC_CUDA_DEVICE_OPS_H_
@@ -10,6 +11,7 @@
 
 #include "symnet/device.h"
 #include "symnet/dtype.h"
+#include "symnet/runtime.h"
 
 namespace symnet {
 namespace cuda {
@@ -36,18 +38,6 @@ void Fill(void* ptr, DType t, size_t n, double value, int dev);
 void Convert(const void* src, DType src_type, void* dst, DType dst_type, size_t n, int dev);
 /*! \brief dst += src converted to dst's dtype (float dtypes), both on GPU `dev`. */
 void ConvertAdd(const void* src, DType src_type, void* dst, DType dst_type, size_t n, int dev);
-/*! \brief Waits for everything enqueued on GPU `dev`'s stream; raises a kernel's error. */
-void Synchronize(int dev);
-/*! \brief Makes `dev` the current device of this thread (kernels launch on its stream). */
-void SetDevice(int dev);
-
-struct MemoryStats {
-  size_t in_use = 0;   // bytes handed out by DeviceAlloc and not freed
-  size_t cached = 0;   // bytes held in the pool for reuse
-  size_t peak = 0;     // the largest in_use seen
-};
-MemoryStats GetMemoryStats(int dev);
-
 }  // namespace cuda
 }  // namespace symnet
 

@@ -25,6 +25,7 @@ void Convert(const void*, DType, void*, DType, size_t, int dev) { NoCUDA("conver
 void ConvertAdd(const void*, DType, void*, DType, size_t, int dev) { NoCUDA("accumulate an array", dev); }
 void Synchronize(int dev) { NoCUDA("synchronize", dev); }
 void SetDevice(int dev) { NoCUDA("run", dev); }
+void MemInfo(int dev, size_t*, size_t*) { NoCUDA("query memory", dev); }
 MemoryStats GetMemoryStats(int) { return {}; }
 
 }  // namespace cuda

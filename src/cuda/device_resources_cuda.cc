@@ -112,6 +112,11 @@ void CheckLaunch(const char* what) {
                                  << cudaGetErrorName(e) << " (" << cudaGetErrorString(e) << ")";
 }
 
+void MemInfo(int dev, size_t* free_bytes, size_t* total_bytes) {
+  SetDevice(dev);
+  SYMNET_CUDA_CALL(cudaMemGetInfo(free_bytes, total_bytes));
+}
+
 void Memset(void* ptr, int value, size_t bytes, int dev) {
   if (bytes == 0) return;
   SYMNET_CUDA_CALL(cudaMemsetAsync(ptr, value, bytes, Resources(dev).stream));

@@ -161,6 +161,10 @@ void NDArray::CopyToBuffer(void* data, DType dst_dtype) const {
   }
 }
 
+void NDArray::WaitToRead() const {
+  if (device().type == Device::kGPU) cuda::Synchronize(device().id);
+}
+
 double NDArray::GetDouble(int64_t i) const {
   SYMNET_CHECK(i >= 0 && i < Size()) << "index " << i << " out of range for shape " << shape_;
   double v = 0;
