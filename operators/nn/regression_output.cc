@@ -1,16 +1,9 @@
 /*! \brief LinearRegressionOutput: identity forward, squared-loss gradient (y - label) backward. */
-#include "../kernel_launch.h"
-#include "../operator_common.h"
+#include "regression_output.h"
 
 namespace symnet {
 namespace ops {
 
-struct RegressionOutputParam : public dmlc::Parameter<RegressionOutputParam> {
-  float grad_scale;
-  DMLC_DECLARE_PARAMETER(RegressionOutputParam) {
-    DMLC_DECLARE_FIELD(grad_scale).set_default(1.0f).describe("Scales the gradient.");
-  }
-};
 DMLC_REGISTER_PARAMETER(RegressionOutputParam);
 
 namespace {
@@ -24,39 +17,6 @@ bool RegressionShape(const NodeAttrs&, std::vector<Shape>* in, std::vector<Shape
   if (!flat_label) AssignInShape(in, 1, d);
   AssignOutShape(out, 0, d);
   return true;
-}
-
-void RegressionCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlob>& in,
-                       const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
-  if (req[0] == kNullOp || in[0].dptr_ == out[0].dptr_) return;
-  if (req[0] == kAddTo) {
-    SYMNET_FLOAT_TYPE_SWITCH(out[0].dtype_, T, {
-      for (int64_t i = 0; i < out[0].Size(); ++i)
-        AssignReq<kAddTo>(&out[0].dptr<T>()[i], static_cast<AccType<T>>(in[0].dptr<T>()[i]));
-    });
-    return;
-  }
-  std::memcpy(out[0].dptr_, in[0].dptr_, out[0].Bytes());
-}
-
-/*! \brief Inputs (label, y); dx = (y - label) * grad_scale / (outputs per sample). */
-void RegressionGradCompute(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& in,
-                           const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
-  const TBlob &label = in[0], &y = in[1];
-  const int64_t n = y.Size();
-  const double per_sample = static_cast<double>(label.Size()) / label.shape_[0];
-  SYMNET_FLOAT_TYPE_SWITCH(y.dtype_, T, {
-    using A = AccType<T>;
-    const A scale = static_cast<A>(Param<RegressionOutputParam>(attrs).grad_scale * ctx.loss_scale / per_sample);
-    const T* yp = y.dptr<T>();
-    const T* lp = label.dptr<T>();
-    T* dx = out[0].dptr<T>();
-    SYMNET_REQ_SWITCH(req[0], Req, {
-      for (int64_t i = 0; i < n; ++i)
-        AssignReq<Req>(&dx[i], (static_cast<A>(yp[i]) - static_cast<A>(lp[i])) * scale);
-    });
-  });
-  if (req[1] == kWriteTo || req[1] == kWriteInplace) std::memset(out[1].dptr_, 0, out[1].Bytes());
 }
 
 }  // namespace
@@ -83,7 +43,7 @@ SYMNET_REGISTER_OP(LinearRegressionOutput)
                                                  {n->inputs[1], NodeEntry{n, 0, 0}}, ParamsOf(n));
                            return std::vector<NodeEntry>{g[0], NoGradient()};
                          })
-    .set_attr<FCompute>("FCompute<cpu>", RegressionCompute);
+    .set_attr<FCompute>("FCompute<cpu>", CopyCompute) SYMNET_ALSO_GPU(CopyCompute);
 
 SYMNET_REGISTER_OP(_backward_LinearRegressionOutput)
     .set_num_inputs(2)
@@ -91,7 +51,7 @@ SYMNET_REGISTER_OP(_backward_LinearRegressionOutput)
     .set_attr_parser(ParamParser<RegressionOutputParam>)
     .add_arguments(ParamDocs<RegressionOutputParam>())
     .set_attr<TIsBackward>("TIsBackward", true)
-    .set_attr<FCompute>("FCompute<cpu>", RegressionGradCompute);
+    .set_attr<FCompute>("FCompute<cpu>", RegressionGradCompute<>);
 
 }  // namespace ops
 }  // namespace symnet

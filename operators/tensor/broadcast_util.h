@@ -39,18 +39,69 @@ struct BroadcastMap {
   }
 };
 
+/*! \brief How each element of a reduced array (dst) finds its sub-grid in the source. */
+struct ReduceDims {
+  int nkept = 0, nred = 0;
+  int64_t kept_size[kMaxBroadcastDim], kept_stride[kMaxBroadcastDim];
+  int64_t red_size[kMaxBroadcastDim], red_stride[kMaxBroadcastDim];
+  int64_t num_reduced = 1;
+};
+ReduceDims MakeReduceDims(const Shape& src_shape, const Shape& dst_shape);
+
+/*! \brief dst[j] (+)= scale * sum of src over dst element j's sub-grid, accumulated in double. */
+template <int req>
+struct ReduceToShapeKernel {
+  template <typename T>
+  SYMNET_XINLINE static void Map(int64_t j, const T* src, T* dst, ReduceDims r, double scale) {
+    int64_t base = 0, rem = j;
+    for (int k = r.nkept - 1; k >= 0; --k) {
+      base += (rem % r.kept_size[k]) * r.kept_stride[k];
+      rem /= r.kept_size[k];
+    }
+    double acc = 0;  // double: reductions of many float32 values keep their precision
+    for (int64_t i = 0; i < r.num_reduced; ++i) {
+      int64_t off = base, rr = i;
+      for (int k = r.nred - 1; k >= 0; --k) {
+        off += (rr % r.red_size[k]) * r.red_stride[k];
+        rr /= r.red_size[k];
+      }
+      acc += static_cast<double>(static_cast<AccType<T>>(src[off]));
+    }
+    AssignReq<req>(&dst[j], static_cast<AccType<T>>(acc * scale));
+  }
+};
+
+template <int req>
+struct BroadcastToShapeKernel {
+  template <typename T, typename A>
+  SYMNET_XINLINE static void Map(int64_t i, const T* src, T* dst, BroadcastMap m, A scale) {
+    AssignReq<req>(&dst[i], static_cast<A>(src[m.InOffset(i)]) * scale);
+  }
+};
+
 /*!
  * \brief dst (shape `dst_shape`) = sum of src (shape `src_shape`) over the broadcast dims, i.e.
  *  the adjoint of broadcasting dst to src. Each dst element sums a sub-grid: parallel over dst.
  */
-template <typename T>
+template <typename xpu = cpu, typename T>
 void ReduceToShape(const T* src, const Shape& src_shape, T* dst, const Shape& dst_shape,
-                   OpReqType req, double scale = 1.0);
+                   OpReqType req, double scale = 1.0) {
+  const ReduceDims r = MakeReduceDims(src_shape, dst_shape);
+  SYMNET_REQ_SWITCH(req, Req, {
+    Kernel<ReduceToShapeKernel<Req>, xpu>::Launch(dst_shape.Size(), src, dst, r, scale);
+  });
+}
 
 /*! \brief dst (shape `dst_shape`) = src (shape `src_shape`) broadcast, times scale. */
-template <typename T>
+template <typename xpu = cpu, typename T>
 void BroadcastToShape(const T* src, const Shape& src_shape, T* dst, const Shape& dst_shape,
-                      OpReqType req, double scale = 1.0);
+                      OpReqType req, double scale = 1.0) {
+  const BroadcastMap m(src_shape, dst_shape);
+  SYMNET_REQ_SWITCH(req, Req, {
+    Kernel<BroadcastToShapeKernel<Req>, xpu>::Launch(dst_shape.Size(), src, dst, m,
+                                                     static_cast<AccType<T>>(scale));
+  });
+}
 
 }  // namespace ops
 }  // namespace symnet

@@ -1,36 +1,21 @@
 /*! \brief Concat (alias concat): joins arrays along one axis; its gradient splits. */
 #include <cstring>
 
-#include "../kernel_launch.h"
-#include "../operator_common.h"
+#include "concat.h"
 
 namespace symnet {
 namespace ops {
 
-struct ConcatParam : public dmlc::Parameter<ConcatParam> {
-  int num_args;
-  int dim;
-  DMLC_DECLARE_PARAMETER(ConcatParam) {
-    DMLC_DECLARE_FIELD(num_args).set_lower_bound(1).describe("Number of inputs to be concatenated.");
-    DMLC_DECLARE_FIELD(dim).set_default(1).describe("The dimension to concatenate along.");
-  }
-};
 DMLC_REGISTER_PARAMETER(ConcatParam);
 
 namespace {
-
-int Axis(const ConcatParam& p, int ndim) {
-  const int a = p.dim < 0 ? p.dim + ndim : p.dim;
-  SYMNET_CHECK(a >= 0 && a < ndim) << "Concat dim " << p.dim << " is out of range for " << ndim << "-D inputs";
-  return a;
-}
 
 bool ConcatShape(const NodeAttrs& attrs, std::vector<Shape>* in, std::vector<Shape>* out) {
   const ConcatParam& p = Param<ConcatParam>(attrs);
   int ndim = -1;
   for (const auto& s : *in) ndim = s.ndim_known() ? s.ndim() : ndim;
   if (ndim < 0) return false;
-  const int a = Axis(p, ndim);
+  const int a = ConcatAxis(p, ndim);
   // every dim but `a` agrees across inputs and output; the output's `a` is the sum
   Shape common = Shape::Unknown(ndim);
   for (const auto& s : *in) {
@@ -52,25 +37,6 @@ bool ConcatShape(const NodeAttrs& attrs, std::vector<Shape>* in, std::vector<Sha
   o[a] = known ? total : -1;
   AssignOutShape(out, 0, o);
   return (*out)[0].is_known();
-}
-
-/*! \brief (outer, row length) of each input in memory order, for copying rows. */
-struct Rows {
-  int64_t outer;
-  std::vector<int64_t> len;
-};
-
-Rows MakeRows(const ConcatParam& p, const std::vector<TBlob>& parts) {
-  const Shape& s0 = parts[0].shape_;
-  const int a = Axis(p, s0.ndim());
-  const bool cl = parts[0].channels_last() && a == 1;
-  Rows r;
-  r.outer = cl ? s0.Size() / s0[1] : s0.ProdRange(0, a);
-  for (const auto& b : parts) {
-    SYMNET_CHECK(b.layout_ == parts[0].layout_) << "Concat inputs must share one layout";
-    r.len.push_back(cl ? b.shape_[1] : b.shape_.ProdRange(a, b.ndim()));
-  }
-  return r;
 }
 
 /*! \brief Copies between the whole (rows of total length) and its parts; forward or back. */

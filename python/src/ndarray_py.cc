@@ -1,5 +1,6 @@
 /*! \brief NDArray bindings: numpy in and out, views, fill and copies. */
 #include "bindings.h"
+#include "symnet/collectives.h"
 #include "symnet/ndarray_io.h"
 
 namespace symnet {
@@ -69,6 +70,7 @@ void InitNDArray(py::module_& m) {
   m.def("empty", [](const py::object& shape, const std::string& dtype, const py::object& dev) {
     return NDArray(ShapeFromPy(shape), DeviceFromPy(dev), DTypeFromName(dtype));
   });
+  m.def("allreduce_sum", &AllReduceSum, py::call_guard<py::gil_scoped_release>());
   m.def("from_numpy", [](const py::array& src, const std::string& dtype, const py::object& dev) {
     std::vector<int64_t> dims(src.shape(), src.shape() + src.ndim());
     Shape s = src.ndim() == 0 ? Shape::Scalar() : Shape(dims);

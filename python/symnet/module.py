@@ -1,6 +1,10 @@
 """Module: MXNet's high-level training interface over a bound symbol (bind, init_params,
 init_optimizer, forward/backward/update, fit, score, predict, checkpoints).
 
+With a list of contexts the Module trains data-parallel in one process, as MXNet's: each device
+binds a slice of the batch, gradients are summed across devices (NCCL on GPUs) and every device
+applies the same update to its own copy of the weights.
+
 With symnet.amp.init(...) the bound graph is the mixed-precision one; symnet.amp.init_trainer
 (module) adds dynamic loss scaling (the scale shows in the logs and is saved with the
 optimizer states).
@@ -22,6 +26,20 @@ from .context import current_context
 from .io import DataDesc
 
 
+def _concat(arrays):
+    """Per-device parts of one batch joined on the first device's context."""
+    return nd.array(np.concatenate([a.asnumpy() for a in arrays]), ctx=arrays[0].context, dtype=arrays[0].dtype)
+
+
+def _copy_state(state, ctx):
+    """An optimizer state (None, an NDArray or a tuple/list of them) copied to `ctx`."""
+    if state is None:
+        return None
+    if isinstance(state, (list, tuple)):
+        return type(state)(_copy_state(s, ctx) for s in state)
+    return state.copyto(ctx)
+
+
 def _descs(shapes):
     out = []
     for s in shapes or []:
@@ -33,12 +51,16 @@ class Module:
     def __init__(self, symbol, data_names=("data",), label_names=("softmax_label",), context=None,
                  work_load_list=None, fixed_param_names=None, logger=logging, state_names=None,
                  group2ctxs=None, compression_params=None):
-        if isinstance(context, (list, tuple)):
-            if len(context) > 1:
-                raise ValueError("symnet's Module runs on one device; got %r" % (context,))
-            context = context[0]
+        contexts = list(context) if isinstance(context, (list, tuple)) else [context or current_context()]
+        if not contexts:
+            raise ValueError("Module needs at least one context")
+        if len(set(contexts)) != len(contexts):
+            raise ValueError("each context may appear once; got %r" % (contexts,))
+        if len({c.device_type for c in contexts}) > 1:
+            raise ValueError("data-parallel training needs devices of one type; got %r" % (contexts,))
         self._symbol = symbol
-        self._context = context or current_context()
+        self._contexts = contexts
+        self._context = contexts[0]
         self.logger = logger
         args = symbol.list_arguments()
         self._data_names = list(data_names or [])
@@ -52,6 +74,8 @@ class Module:
         self._aux_names = symbol.list_auxiliary_states()
         self.binded = self.params_initialized = self.optimizer_initialized = False
         self._exec = None
+        self._execs = []
+        self._slices = []
         self._arg_params = self._aux_params = None
         self._optimizer = None
         self._states = {}
@@ -86,7 +110,7 @@ class Module:
 
     @property
     def output_shapes(self):
-        return [(n, o.shape) for n, o in zip(self.output_names, self._exec.outputs)]
+        return [(n, o.shape) for n, o in zip(self.output_names, self.get_outputs())]
 
     @property
     def loss_scale(self):
@@ -114,10 +138,21 @@ class Module:
                 reqs[n] = "write"
             else:
                 reqs[n] = "null"
-        self._exec = self._symbol.simple_bind(self._context, grad_req=reqs, type_dict=types, **shapes)
+        batch = self._data_shapes[0].shape[0]
+        if batch < len(self._contexts):
+            raise ValueError("a batch of %d cannot be split over %d devices" % (batch, len(self._contexts)))
+        bounds = np.cumsum([0] + [len(a) for a in np.array_split(np.arange(batch), len(self._contexts))])
+        self._slices = list(zip(bounds[:-1], bounds[1:]))
+        batched = {d.name for d in self._data_shapes + self._label_shapes}
+        self._execs = []
+        for ctx, (lo, hi) in zip(self._contexts, self._slices):
+            dev_shapes = {k: ((hi - lo,) + tuple(v[1:]) if k in batched else v) for k, v in shapes.items()}
+            self._execs.append(self._symbol.simple_bind(ctx, grad_req=reqs, type_dict=types, **dev_shapes))
+        self._exec = self._execs[0]
         self.binded = True
         if self.params_initialized:  # rebinding keeps the parameters
-            self._exec.copy_params_from(self._arg_params, self._aux_params)
+            for e in self._execs:
+                e.copy_params_from(self._arg_params, self._aux_params)
 
     def init_params(self, initializer=None, arg_params=None, aux_params=None, allow_missing=False,
                     force_init=False, allow_extra=False, seed=None):
@@ -143,16 +178,26 @@ class Module:
                     [k for k in (aux_params or {}) if k not in self._aux_names]
             if extra:
                 raise ValueError("unknown parameters: %s (use allow_extra=True)" % ", ".join(extra))
+        for e in self._execs[1:]:  # every device starts from the same values
+            e.copy_params_from({n: self._exec.arg_dict[n] for n in self._param_names},
+                               {n: self._exec.aux_dict[n] for n in self._aux_names})
         self._sync_params_from_exec()
         self.params_initialized = True
 
     def _sync_params_from_exec(self):
+        """Parameters are the first device's (all devices hold the same weights); auxiliary
+        states (BatchNorm statistics, computed per device) are averaged over the devices."""
         self._arg_params = {n: self._exec.arg_dict[n] for n in self._param_names}
-        self._aux_params = {n: self._exec.aux_dict[n] for n in self._aux_names}
+        if len(self._execs) <= 1:
+            self._aux_params = {n: self._exec.aux_dict[n] for n in self._aux_names}
+            return
+        self._aux_params = {n: nd.array(np.mean([e.aux_dict[n].asnumpy() for e in self._execs], axis=0),
+                                        dtype=self._exec.aux_dict[n].dtype) for n in self._aux_names}
 
     def get_params(self):
         """Copies of (arg_params, aux_params)."""
         assert self.params_initialized
+        self._sync_params_from_exec()
         return ({k: v.copy() for k, v in self._arg_params.items()},
                 {k: v.copy() for k, v in self._aux_params.items()})
 
@@ -178,6 +223,7 @@ class Module:
         if self._amp_loss_scaler is not None:
             optimizer.multi_precision = True
         self._states = {}
+        self._dev_states = {}
         self.optimizer_initialized = True
         if self._preload_opt_states is not None:
             self.load_optimizer_states(self._preload_opt_states)
@@ -187,17 +233,27 @@ class Module:
     def forward(self, data_batch, is_train=None):
         assert self.binded and self.params_initialized
         is_train = self.for_training if is_train is None else is_train
-        for name, arr in zip(self._data_names, data_batch.data):
-            self._exec.arg_dict[name][:] = arr
+        feeds = list(zip(self._data_names, data_batch.data))
         if data_batch.label is not None and self._label_names and is_train:
-            for name, arr in zip(self._label_names, data_batch.label):
+            feeds += list(zip(self._label_names, data_batch.label))
+        if len(self._execs) == 1:
+            for name, arr in feeds:
                 self._exec.arg_dict[name][:] = arr
-        self._exec.forward(is_train=is_train)
+        else:  # each device gets its slice of the batch
+            feeds = [(name, arr.asnumpy() if hasattr(arr, "asnumpy") else np.asarray(arr)) for name, arr in feeds]
+            for e, (lo, hi) in zip(self._execs, self._slices):
+                for name, arr in feeds:
+                    e.arg_dict[name][:] = arr[lo:hi]
+        for e in self._execs:
+            e.forward(is_train=is_train)
 
     def backward(self, out_grads=None):
         assert self.binded and self.params_initialized
-        self._exec.handle.set_loss_scale(self._amp_loss_scaler.loss_scale if self._amp_loss_scaler else 1.0)
-        self._exec.backward(out_grads)
+        if out_grads is not None and len(self._execs) > 1:
+            raise ValueError("backward(out_grads) is supported on one device only")
+        for e in self._execs:
+            e.handle.set_loss_scale(self._amp_loss_scaler.loss_scale if self._amp_loss_scaler else 1.0)
+            e.backward(out_grads)
 
     def forward_backward(self, data_batch):
         self.forward(data_batch, is_train=True)
@@ -209,6 +265,9 @@ class Module:
         assert self.optimizer_initialized
         train = [n for n in self._param_names if n not in self._fixed]
         grads = [self._exec.grad_dict[n] for n in train]
+        if len(self._execs) > 1:  # sum the gradients over the devices (NCCL on GPUs)
+            from . import _core
+            _core.allreduce_sum([[e.grad_dict[n].handle for n in train] for e in self._execs])
         scale = 1.0
         if self._amp_loss_scaler is not None:
             scale = self._exec.handle.loss_scale
@@ -219,17 +278,37 @@ class Module:
                 return False
         self._optimizer.rescale_grad = self._base_rescale / scale
         indices = [self._param_names.index(n) for n in train]
-        weights = [self._exec.arg_dict[n] for n in train]
-        for i, w in zip(indices, weights):
-            if i not in self._states:
-                self._states[i] = self._optimizer.create_state(i, w)
-        states = [self._states[i] for i in indices]
-        if hasattr(self._optimizer, "update_multi"):
-            self._optimizer.update_multi(indices, weights, grads, states)
-        else:
-            for i, w, g, s in zip(indices, weights, grads, states):
-                self._optimizer.update(i, w, g, s)
+        opt = self._optimizer
+        # states first: a device's state starts as a copy of the first device's before any update
+        states = [[self._state(d, i, e.arg_dict[self._param_names[i]]) for i in indices]
+                  for d, e in enumerate(self._execs)]
+        before = (dict(opt._index_update_count), opt.num_update)
+        for d, e in enumerate(self._execs):
+            if d > 0:  # every device applies the same step: the step counts restart for each
+                opt._index_update_count, opt.num_update = dict(before[0]), before[1]
+            weights = [e.arg_dict[n] for n in train]
+            grads = [e.grad_dict[n] for n in train]
+            if hasattr(opt, "update_multi"):
+                opt.update_multi(indices, weights, grads, states[d])
+            else:
+                for i, w, g, s in zip(indices, weights, grads, states[d]):
+                    opt.update(i, w, g, s)
+            if d == 0:
+                after = (dict(opt._index_update_count), opt.num_update)
+        opt._index_update_count, opt.num_update = after
         return True
+
+    def _state(self, device, index, weight):
+        """Optimizer state of weight `index` on `device`; devices other than the first start as
+        copies of the first device's state (which is what checkpoints save and load)."""
+        if index not in self._states:
+            self._states[index] = self._optimizer.create_state(index, self._exec.arg_dict[self._param_names[index]])
+        if device == 0:
+            return self._states[index]
+        key = (device, index)
+        if key not in self._dev_states:
+            self._dev_states[key] = _copy_state(self._states[index], weight.context)
+        return self._dev_states[key]
 
     def memory_report(self):
         """The bound executor's memory plan (arena, no-sharing and lower-bound bytes)."""
@@ -237,10 +316,17 @@ class Module:
         return self._exec.memory_report()
 
     def get_outputs(self, merge_multi_context=True):
-        return self._exec.outputs
+        if len(self._execs) <= 1:
+            return self._exec.outputs
+        per_device = [e.outputs for e in self._execs]
+        if not merge_multi_context:
+            return [list(o) for o in zip(*per_device)]
+        return [_concat([outs[i] for outs in per_device]) for i in range(len(per_device[0]))]
 
     def get_input_grads(self, merge_multi_context=True):
-        return [self._exec.grad_dict[n] for n in self._data_names]
+        if len(self._execs) <= 1:
+            return [self._exec.grad_dict[n] for n in self._data_names]
+        return [_concat([e.grad_dict[n] for e in self._execs]) for n in self._data_names]
 
     def update_metric(self, eval_metric, labels, pre_sliced=False):
         eval_metric.update(labels, self.get_outputs())
@@ -377,10 +463,11 @@ class Module:
         meta = json.loads(bytes(loaded.pop("meta").asnumpy()).decode())
         self._optimizer.num_update = meta["num_update"]
         self._optimizer._index_update_count = {int(k): v for k, v in meta["index_update_count"].items()}
-        self._states = {}
+        self._states, self._dev_states = {}, {}
         for i, present in meta["layout"].items():
             is_tuple = present[-1]
-            parts = [loaded.get("state:%s:%d" % (i, j)) if p else None for j, p in enumerate(present[:-1])]
+            parts = [loaded.get("state:%s:%d" % (i, j)).as_in_context(self._context) if p else None
+                     for j, p in enumerate(present[:-1])]
             self._states[int(i)] = tuple(parts) if is_tuple else parts[0]
         if meta.get("loss_scaler") is not None:
             from .amp import LossScaler

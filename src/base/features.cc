@@ -9,6 +9,11 @@ std::map<std::string, std::string> Features() {
   std::map<std::string, std::string> f;
   f["CUDA"] = BuiltWithCUDA() ? "1" : "0";
   f["CUDNN"] = BuiltWithCUDA() ? "1" : "0";
+#ifdef SYMNET_HAVE_NCCL
+  f["NCCL"] = "1";
+#else
+  f["NCCL"] = "0";
+#endif
   f["DNNL"] = "1";
   f["OPENMP"] = "1";
   __builtin_cpu_init();

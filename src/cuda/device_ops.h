@@ -8,9 +8,11 @@
 #define SYMNET_SRC_CUDA_DEVICE_OPS_H_
 
 #include <cstddef>
+#include <vector>
 
 #include "symnet/device.h"
 #include "symnet/dtype.h"
+#include "symnet/ndarray.h"
 #include "symnet/runtime.h"
 
 namespace symnet {
@@ -38,6 +40,9 @@ void Fill(void* ptr, DType t, size_t n, double value, int dev);
 void Convert(const void* src, DType src_type, void* dst, DType dst_type, size_t n, int dev);
 /*! \brief dst += src converted to dst's dtype (float dtypes), both on GPU `dev`. */
 void ConvertAdd(const void* src, DType src_type, void* dst, DType dst_type, size_t n, int dev);
+/*! \brief AllReduceSum for arrays on GPUs (one NCCL group call); see collectives.h. */
+void NcclAllReduceSum(const std::vector<std::vector<NDArray>>& per_device);
+
 }  // namespace cuda
 }  // namespace symnet
 

@@ -27,6 +27,9 @@ void Synchronize(int dev) { NoCUDA("synchronize", dev); }
 void SetDevice(int dev) { NoCUDA("run", dev); }
 void MemInfo(int dev, size_t*, size_t*) { NoCUDA("query memory", dev); }
 MemoryStats GetMemoryStats(int) { return {}; }
+void NcclAllReduceSum(const std::vector<std::vector<NDArray>>& per_device) {
+  NoCUDA("all-reduce", per_device[0][0].device().id);
+}
 
 }  // namespace cuda
 }  // namespace symnet

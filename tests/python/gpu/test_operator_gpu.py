@@ -184,3 +184,40 @@ def test_multi_mp_sgd_mom_update_gpu_matches_cpu():
     del rng
     for a, b in zip(*res):
         assert_almost_equal(b, a, rtol=1e-3, atol=1e-3)
+
+
+@pytest.mark.parametrize("op", ["broadcast_add", "broadcast_sub", "broadcast_mul", "broadcast_div"])
+def test_broadcast_gpu_matches_cpu(op):
+    b = mx.sym.var("b")
+    if op == "broadcast_div":
+        b = mx.sym.abs(b) + 0.5
+    check_consistency(getattr(mx.sym, op)(mx.sym.var("a"), b), both(a=(3, 1, 5), b=(1, 4, 5)))
+
+
+@pytest.mark.parametrize("op", ["sum", "mean"])
+@pytest.mark.parametrize("kw", [{}, {"axis": 1}, {"axis": (0, 2), "keepdims": True}, {"axis": 1, "exclude": True}])
+def test_reduce_gpu_matches_cpu(op, kw):
+    check_consistency(getattr(mx.sym, op)(mx.sym.var("data"), **kw), both(data=(3, 4, 5)))
+
+
+@pytest.mark.parametrize("dim", [0, 1, -1])
+def test_concat_gpu_matches_cpu(dim):
+    sym = mx.sym.Concat(mx.sym.var("a"), mx.sym.var("b"), mx.sym.var("c"), dim=dim)
+    check_consistency(sym, both(a=(2, 3, 4), b=(2, 3, 4), c=(2, 3, 4)))
+
+
+def test_dropout_gpu_draws_the_cpu_mask():
+    x = np.random.randn(64, 33)
+    outs = []
+    for ctx in (mx.cpu(), GPU):
+        mx.random.seed(7)
+        exe = mx.sym.Dropout(mx.sym.var("data"), p=0.3).simple_bind(ctx, data=x.shape)
+        exe.arg_dict["data"][:] = x
+        outs.append(exe.forward(is_train=True)[0].asnumpy())
+    np.testing.assert_allclose(outs[1], outs[0], rtol=1e-6)
+    assert 0.2 < (outs[0] == 0).mean() < 0.4
+
+
+def test_linear_regression_output_gpu_matches_cpu():
+    sym = mx.sym.LinearRegressionOutput(mx.sym.var("data"), mx.sym.var("label"), grad_scale=2.0)
+    check_consistency(sym, both(data=(5, 3), label=(5, 3)))

@@ -1,0 +1,82 @@
+/*! \brief All-reduce across GPUs with NCCL: one communicator set per device list, cached. */
+#include <map>
+#include <mutex>
+#include <vector>
+
+#include "cuda_common.h"
+
+#ifdef SYMNET_HAVE_NCCL
+#include <nccl.h>
+#endif
+
+namespace symnet {
+namespace cuda {
+
+#ifdef SYMNET_HAVE_NCCL
+namespace {
+
+#define SYMNET_NCCL_CALL(expr)                                                                    \
+  do {                                                                                            \
+    const ncclResult_t symnet_r_ = (expr);                                                        \
+    SYMNET_CHECK(symnet_r_ == ncclSuccess) << #expr << " failed: " << ncclGetErrorString(symnet_r_); \
+  } while (0)
+
+ncclDataType_t NcclType(DType t) {
+  switch (t) {
+    case DType::kFloat32: return ncclFloat32;
+    case DType::kFloat64: return ncclFloat64;
+    case DType::kFloat16: return ncclFloat16;
+    case DType::kBFloat16: return ncclBfloat16;
+    case DType::kInt32: return ncclInt32;
+    case DType::kInt64: return ncclInt64;
+    case DType::kUint8: return ncclUint8;
+    case DType::kInt8: return ncclInt8;
+    default: SYMNET_THROW << "all-reduce does not support dtype " << t;
+  }
+}
+
+/*! \brief Communicators for a list of devices (rank i = devices[i]); kept for the process. */
+const std::vector<ncclComm_t>& Comms(const std::vector<int>& devices) {
+  static std::mutex mutex;
+  static auto* cache = new std::map<std::vector<int>, std::vector<ncclComm_t>>();
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = cache->find(devices);
+  if (it != cache->end()) return it->second;
+  std::vector<ncclComm_t> comms(devices.size());
+  SYMNET_NCCL_CALL(ncclCommInitAll(comms.data(), static_cast<int>(devices.size()), devices.data()));
+  return (*cache)[devices] = comms;
+}
+
+}  // namespace
+
+void NcclAllReduceSum(const std::vector<std::vector<NDArray>>& per_device) {
+  std::vector<int> devices;
+  for (const auto& arrays : per_device) {
+    const int id = arrays.empty() ? 0 : arrays[0].device().id;
+    for (const auto& a : arrays)
+      SYMNET_CHECK(a.device().id == id) << "all-reduce: the arrays of one rank must share one device";
+    for (int d : devices) SYMNET_CHECK(d != id) << "all-reduce: gpu(" << id << ") appears twice";
+    devices.push_back(id);
+    Resources(id);  // streams exist before the group starts
+  }
+  const std::vector<ncclComm_t>& comms = Comms(devices);
+  SYMNET_NCCL_CALL(ncclGroupStart());
+  for (size_t r = 0; r < per_device.size(); ++r) {
+    cudaStream_t s = Resources(devices[r]).stream;
+    for (const auto& a : per_device[r])
+      SYMNET_NCCL_CALL(ncclAllReduce(a.dptr(), a.dptr(), static_cast<size_t>(a.Size()), NcclType(a.dtype()), ncclSum,
+                                     comms[r], s));
+  }
+  SYMNET_NCCL_CALL(ncclGroupEnd());
+}
+
+#else
+
+void NcclAllReduceSum(const std::vector<std::vector<NDArray>>&) {
+  SYMNET_THROW << "all-reduce across GPUs needs NCCL, which this build did not find";
+}
+
+#endif
+
+}  // namespace cuda
+}  // namespace symnet
