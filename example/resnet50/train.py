@@ -70,6 +70,7 @@ def parse_args(argv=None):
     p.add_argument("--resume", action="store_true", help="continue from the newest checkpoint")
     p.add_argument("--benchmark", action="store_true",
                    help="synthetic data, time --num-iters steps after warm-up, print img/s")
+    p.add_argument("--gpus", help="GPU ids to train on, e.g. 0 or 0,1 (data parallel); default: the CPU")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--log", help="per-batch log, .jsonl or .csv (default WORK_DIR/<run>.jsonl)")
     p.add_argument("--plot", help="training-curve PNG (default WORK_DIR/<run>.png)")
@@ -191,15 +192,25 @@ def build_module(args, prefix):
             raise SystemExit("--resume: no checkpoint with optimizer state matches %s-NNNN.params" % prefix)
         logging.info("resuming from %s-%04d.params (optimizer and loss-scaler state included)",
                      prefix, begin_epoch)
-        mod = mx.mod.Module.load(prefix, begin_epoch, load_optimizer_states=True)
+        mod = mx.mod.Module.load(prefix, begin_epoch, load_optimizer_states=True, context=contexts(args))
     else:
         net = mx.models.resnet(args.num_layers, args.version, args.num_classes, args.image_shape,
                                zero_init_last_gamma=not args.no_zero_gamma,
                                label_smoothing=args.label_smoothing)
-        mod = mx.mod.Module(net)
+        mod = mx.mod.Module(net, context=contexts(args))
     if args.amp != "none":
         mx.amp.init_trainer(mod)  # dynamic loss scaling; multi-precision SGD
     return mod, begin_epoch
+
+
+def contexts(args):
+    """--gpus 0,1 -> [gpu(0), gpu(1)]; no --gpus -> [cpu(0)]."""
+    if not args.gpus:
+        return [mx.cpu()]
+    ids = [int(i) for i in args.gpus.split(",") if i.strip()]
+    if max(ids) >= mx.num_gpus():
+        raise SystemExit("--gpus %s: symnet sees %d GPU(s) (see docs/gpu.md)" % (args.gpus, mx.num_gpus()))
+    return [mx.gpu(i) for i in ids]
 
 
 def benchmark(args):

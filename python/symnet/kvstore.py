@@ -1,6 +1,7 @@
-"""kvstore.create(...) as MXNet scripts call it. symnet trains in one process on one device, so
-'local' and 'device' (and 'nccl', where the CUDA backend will use it) are accepted and the store
-only reports its type, rank 0 and one worker; 'dist_*' types raise a clear error."""
+"""kvstore.create(...) as MXNet scripts call it. symnet trains in one process (on one device or,
+with a Module given several contexts, data-parallel with an all-reduce: NCCL on GPUs), so
+'local', 'device' and 'nccl' are accepted and the store reports its type, rank 0 and one
+worker; 'dist_*' types raise a clear error."""
 
 _SINGLE_PROCESS = ("local", "device", "nccl", "local_allreduce_cpu", "local_allreduce_device")
 

@@ -40,6 +40,17 @@ void Fill(void* ptr, DType t, size_t n, double value, int dev);
 void Convert(const void* src, DType src_type, void* dst, DType dst_type, size_t n, int dev);
 /*! \brief dst += src converted to dst's dtype (float dtypes), both on GPU `dev`. */
 void ConvertAdd(const void* src, DType src_type, void* dst, DType dst_type, size_t n, int dev);
+/*! \brief Whether executors capture their steps as CUDA graphs (SYMNET_CUDA_GRAPHS=1). */
+bool CudaGraphsEnabled();
+/*! \brief Starts capturing the work this thread enqueues on GPU `dev`'s stream. */
+void BeginCapture(int dev);
+/*! \brief Ends the capture: the instantiated graph, or null when capturing failed (the captured
+ *  work did not run; the caller runs it normally). */
+void* EndCapture(int dev);
+/*! \brief Enqueues a captured graph on GPU `dev`'s stream. */
+void LaunchGraph(int dev, void* graph);
+void DestroyGraph(void* graph) noexcept;
+
 /*! \brief AllReduceSum for arrays on GPUs (one NCCL group call); see collectives.h. */
 void NcclAllReduceSum(const std::vector<std::vector<NDArray>>& per_device);
 

@@ -69,6 +69,12 @@ DeviceResources& Resources(int dev) {
   // CPU's; 16-bit GEMMs use tensor cores through their compute type
   SYMNET_CUBLAS_CALL(cublasSetMathMode(r->blas, CUBLAS_DEFAULT_MATH));
   SYMNET_CUBLAS_CALL(cublasLtCreate(&r->blas_lt));
+  // a workspace of our own (plain cudaMalloc: the pool needs these resources): cuBLAS then
+  // allocates nothing while a CUDA graph is being captured
+  const size_t blas_ws = size_t(32) << 20;
+  void* ws = nullptr;
+  SYMNET_CUDA_CALL(cudaMalloc(&ws, blas_ws));
+  SYMNET_CUBLAS_CALL(cublasSetWorkspace(r->blas, ws, blas_ws));
   SYMNET_CUDNN_CALL(cudnnCreate(&r->dnn));
   SYMNET_CUDNN_CALL(cudnnSetStream(r->dnn, r->stream));
   all[dev] = std::move(r);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <sstream>
+#include <tuple>
 #include <unordered_map>
 
 #include "../core/symbol_util.h"
@@ -50,7 +51,62 @@ struct Executor::Impl {
   float head_grads_scale = 0.0f;  // the scale the default head gradients were filled with
   std::map<std::string, std::pair<double, int64_t>> profile;
 
+  /*! \brief CUDA graphs of this executor's steps, by (first call, end, is_train, loss scale):
+   *  kernel arguments such as the loss scale are fixed when a step is captured. */
+  struct CapturedStep {
+    void* graph = nullptr;
+    int plain_runs = 0;
+    bool failed = false;
+  };
+  std::map<std::tuple<size_t, size_t, bool, float>, CapturedStep> captured;
+  bool capturable = true;  // false when an op draws fresh random numbers on every call
+
+  ~Impl() {
+    for (auto& kv : captured) cuda::DestroyGraph(kv.second.graph);
+  }
+
   void Run(size_t begin, size_t end, bool is_train, Device dev) {
+    if (dev.type == Device::kGPU && cuda::CudaGraphsEnabled() && capturable && !profiling &&
+        RunCaptured(begin, end, is_train, dev))
+      return;
+    RunCalls(begin, end, is_train, dev);
+  }
+
+  /*!
+   * \brief With SYMNET_CUDA_GRAPHS=1: the first run of a step is plain (it creates the ops'
+   *  states and grows the workspaces), the second is captured as a CUDA graph and every later one
+   *  replays it with one launch. Returns false when the step must run plainly.
+   */
+  bool RunCaptured(size_t begin, size_t end, bool is_train, Device dev) {
+    if (captured.size() > 16) {  // e.g. many loss scales over a long run: start over
+      for (auto& kv : captured) cuda::DestroyGraph(kv.second.graph);
+      captured.clear();
+    }
+    CapturedStep& step = captured[std::make_tuple(begin, end, is_train, loss_scale)];
+    if (step.graph == nullptr && !step.failed && step.plain_runs >= 1) {
+      cuda::BeginCapture(dev.id);
+      try {
+        RunCalls(begin, end, is_train, dev);
+      } catch (const Error&) {
+        cuda::EndCapture(dev.id);
+        step.failed = true;  // run it plainly below (a real error shows up again there)
+        return false;
+      }
+      step.graph = cuda::EndCapture(dev.id);
+      if (step.graph == nullptr) {
+        step.failed = true;
+        LOG(WARNING) << "symnet: capturing a step as a CUDA graph failed; running it op by op";
+      }
+    }
+    if (step.graph == nullptr) {
+      ++step.plain_runs;
+      return false;
+    }
+    cuda::LaunchGraph(dev.id, step.graph);
+    return true;
+  }
+
+  void RunCalls(size_t begin, size_t end, bool is_train, Device dev) {
     OpContext ctx;
     ctx.is_train = is_train;
     ctx.dev = dev;
@@ -286,6 +342,7 @@ std::unique_ptr<Executor> Executor::Bind(const Symbol& symbol, Device dev,
       c.temp_bytes = plan.temp_bytes[nid];
     }
     if (nid < num_forward_nodes) ++impl.num_forward_calls;
+    if (n.op()->name == "Dropout") impl.capturable = false;  // a new mask every step
     impl.calls.push_back(std::move(c));
   }
 

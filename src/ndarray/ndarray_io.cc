@@ -75,6 +75,12 @@ void WriteArray(Writer* w, const NDArray& a) {
   w->Put<int32_t>(Device::kCPU);  // saved data is always host data
   w->Put<int32_t>(0);
   w->Put<int32_t>(static_cast<int32_t>(a.dtype()));
+  if (a.device().type == Device::kGPU) {  // copy GPU data to the host first
+    NDArray host(a.shape(), Device::CPU(), a.dtype());
+    host.CopyFrom(a);
+    w->Bytes(host.dptr(), host.Bytes());
+    return;
+  }
   w->Bytes(a.dptr(), a.Bytes());
 }
 
