@@ -2,86 +2,14 @@
  * \brief LeakyReLU family: leaky (slope*x below 0), prelu (learned slope per channel), elu,
  *  selu, gelu (erf form). Gradients use the forward input.
  */
-#include <cmath>
-
-#include "../kernel_launch.h"
-#include "../operator_common.h"
+#include "leaky_relu.h"
 
 namespace symnet {
 namespace ops {
 
-enum LeakyType { kLeaky, kPReLU, kELU, kSELU, kGELU, kRReLU };
-
-struct LeakyReLUParam : public dmlc::Parameter<LeakyReLUParam> {
-  int act_type;
-  float slope, lower_bound, upper_bound;
-  DMLC_DECLARE_PARAMETER(LeakyReLUParam) {
-    DMLC_DECLARE_FIELD(act_type)
-        .add_enum("leaky", kLeaky)
-        .add_enum("prelu", kPReLU)
-        .add_enum("elu", kELU)
-        .add_enum("selu", kSELU)
-        .add_enum("gelu", kGELU)
-        .add_enum("rrelu", kRReLU)
-        .set_default(kLeaky)
-        .describe("Activation function.");
-    DMLC_DECLARE_FIELD(slope).set_default(0.25f).describe("Slope for leaky, alpha for elu.");
-    DMLC_DECLARE_FIELD(lower_bound).set_default(0.125f).describe("rrelu lower bound (not supported).");
-    DMLC_DECLARE_FIELD(upper_bound).set_default(0.334f).describe("rrelu upper bound (not supported).");
-  }
-};
 DMLC_REGISTER_PARAMETER(LeakyReLUParam);
 
 namespace {
-
-constexpr double kSeluAlpha = 1.6732632423543772848170429916717;
-constexpr double kSeluLambda = 1.0507009873554804934193349852946;
-constexpr double kInvSqrt2 = 0.70710678118654752440;
-constexpr double kInvSqrt2Pi = 0.39894228040143267794;
-
-/*! \brief f(x) and f'(x) for a slope a (leaky/prelu slope, elu alpha). */
-template <typename A>
-inline A Act(int type, A x, A a) {
-  switch (type) {
-    case kLeaky:
-    case kPReLU: return x > 0 ? x : a * x;
-    case kELU: return x > 0 ? x : a * std::expm1(x);
-    case kSELU: return static_cast<A>(kSeluLambda) * (x > 0 ? x : static_cast<A>(kSeluAlpha) * std::expm1(x));
-    default: return static_cast<A>(0.5) * x * (A(1) + std::erf(x * static_cast<A>(kInvSqrt2)));
-  }
-}
-template <typename A>
-inline A ActGrad(int type, A x, A a) {
-  switch (type) {
-    case kLeaky:
-    case kPReLU: return x > 0 ? A(1) : a;
-    case kELU: return x > 0 ? A(1) : a * std::exp(x);
-    case kSELU: return static_cast<A>(kSeluLambda) * (x > 0 ? A(1) : static_cast<A>(kSeluAlpha) * std::exp(x));
-    default:
-      return static_cast<A>(0.5) * (A(1) + std::erf(x * static_cast<A>(kInvSqrt2))) +
-             x * static_cast<A>(kInvSqrt2Pi) * std::exp(static_cast<A>(-0.5) * x * x);
-  }
-}
-
-/*! \brief Channel of flat index i (prelu): axis 1 of the logical shape, in any layout. */
-struct ChannelOf {
-  int64_t c, inner;  // inner: elements per channel run (1 for channels-last)
-  bool shared;       // gamma has one element
-  int64_t spatial = 0;  // > 0 for nChw16c: positions per channel block
-  int64_t operator()(int64_t i) const {
-    if (shared) return 0;
-    if (spatial > 0) return ((i / (16 * spatial)) % (c / 16)) * 16 + i % 16;
-    return (i / inner) % c;
-  }
-};
-
-ChannelOf MakeChannelOf(const TBlob& x, const Shape& gamma) {
-  const Shape& s = x.shape_;
-  const int64_t c = s.ndim() > 1 ? s[1] : 1;
-  const int64_t sp = s.ndim() > 2 ? s.ProdRange(2, s.ndim()) : 1;
-  const int64_t inner = x.channels_last() || s.ndim() < 2 ? 1 : sp;
-  return ChannelOf{c, inner, gamma.Size() == 1, x.blocked16() ? sp : 0};
-}
 
 bool LeakyShape(const NodeAttrs& attrs, std::vector<Shape>* in, std::vector<Shape>* out) {
   const LeakyReLUParam& p = Param<LeakyReLUParam>(attrs);

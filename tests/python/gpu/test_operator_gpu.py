@@ -221,3 +221,19 @@ def test_dropout_gpu_draws_the_cpu_mask():
 def test_linear_regression_output_gpu_matches_cpu():
     sym = mx.sym.LinearRegressionOutput(mx.sym.var("data"), mx.sym.var("label"), grad_scale=2.0)
     check_consistency(sym, both(data=(5, 3), label=(5, 3)))
+
+
+@pytest.mark.parametrize("act", ["leaky", "elu", "selu", "gelu", "prelu"])
+def test_leaky_relu_gpu_matches_cpu(act):
+    data = mx.sym.var("data")
+    if act == "prelu":
+        sym = mx.sym.LeakyReLU(data, gamma=mx.sym.var("gamma"), act_type="prelu")
+        check_consistency(sym, both(data=(3, 4, 5, 2), gamma=(4,)))
+    else:
+        check_consistency(mx.sym.LeakyReLU(data, act_type=act, slope=0.2), both(data=(3, 4, 5)))
+
+
+def test_softmax_cross_entropy_gpu_matches_cpu():
+    sym = mx.sym.softmax_cross_entropy(mx.sym.var("data"), mx.sym.var("label"))
+    labels = np.random.randint(0, 6, size=(5,)).astype(np.float64)
+    check_consistency(sym, both(data=(5, 6), label=(5,)), arg_params={"label": labels})

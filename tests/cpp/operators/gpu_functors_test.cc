@@ -1,0 +1,86 @@
+/*!
+ * \brief Element kernels written for the GPU path, run on the CPU through Kernel<OP, cpu> and
+ *  compared with the CPU operator: their indexing is checked on every machine, GPU or not.
+ */
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "operators/nn/leaky_relu.h"
+#include "symnet/imperative.h"
+#include "symnet/ndarray.h"
+#include "symnet/op.h"
+#include "symnet/runtime.h"
+
+namespace symnet {
+namespace ops {
+namespace {
+
+NDArray Ramp(const Shape& s, float scale) {
+  std::vector<float> v(static_cast<size_t>(s.Size()));
+  for (size_t i = 0; i < v.size(); ++i) v[i] = std::sin(0.7f * static_cast<float>(i) + scale) * scale;
+  return NDArray::FromBuffer(v.data(), s, DType::kFloat32, DType::kFloat32);
+}
+
+TEST(GPUFunctors, PReluGradientsMatchAPlainLoop) {
+  for (bool shared : {false, true}) {
+    const Shape xs{2, 3, 4, 5};
+    NDArray x = Ramp(xs, 1.5f), dy = Ramp(xs, 0.8f), gamma = Ramp(Shape{shared ? 1 : 3}, 0.3f);
+    // the reference: dx = dy * (x > 0 ? 1 : gamma[c]); dgamma[c] = sum over x <= 0 of dy * x
+    std::vector<double> ref_dx(static_cast<size_t>(x.Size())), ref_dg(static_cast<size_t>(gamma.Size()), 0.0);
+    for (int64_t i = 0; i < x.Size(); ++i) {
+      const int64_t c = shared ? 0 : (i / 20) % 3;
+      const double xv = x.GetDouble(i), d = dy.GetDouble(i);
+      ref_dx[i] = d * (xv > 0 ? 1.0 : gamma.GetDouble(c));
+      if (xv <= 0) ref_dg[c] += d * xv;
+    }
+    NDArray dx({xs}), dg({gamma.shape()});
+    const ChannelOf ch = MakeChannelOf(x.data(), gamma.shape());
+    Kernel<LeakyBackwardKernel<kWriteTo>, cpu>::Launch(x.Size(), static_cast<const float*>(dy.dptr()),
+                                                       static_cast<const float*>(x.dptr()),
+                                                       static_cast<const float*>(gamma.dptr()),
+                                                       static_cast<float*>(dx.dptr()), static_cast<int>(kPReLU), 0.25f, ch);
+    Kernel<PReluGammaGradKernel<kWriteTo>, cpu>::Launch(gamma.Size(), static_cast<const float*>(dy.dptr()),
+                                                        static_cast<const float*>(x.dptr()),
+                                                        static_cast<float*>(dg.dptr()), x.Size(), ch);
+    for (int64_t i = 0; i < x.Size(); ++i) EXPECT_NEAR(dx.GetDouble(i), ref_dx[i], 1e-6) << i;
+    for (int64_t c = 0; c < gamma.Size(); ++c) EXPECT_NEAR(dg.GetDouble(c), ref_dg[c], 1e-5) << c;
+  }
+}
+
+TEST(GPUFunctors, LeakyForwardMatchesTheCPUOperator) {
+  for (const char* type : {"leaky", "elu", "selu", "gelu"}) {
+    NDArray x = Ramp(Shape{4, 6}, 2.f);
+    const NDArray ref = Invoke("LeakyReLU", {{"act_type", type}, {"slope", "0.1"}}, {x})[0];
+    NDArray y({4, 6});
+    const int t = std::string(type) == "leaky" ? kLeaky : std::string(type) == "elu" ? kELU
+                : std::string(type) == "selu" ? kSELU : kGELU;
+    Kernel<LeakyForwardKernel<kWriteTo>, cpu>::Launch(x.Size(), static_cast<const float*>(x.dptr()),
+                                                      static_cast<const float*>(nullptr), static_cast<float*>(y.dptr()),
+                                                      t, 0.1f, ChannelOf{1, 1, true});
+    for (int64_t i = 0; i < x.Size(); ++i) EXPECT_NEAR(y.GetDouble(i), ref.GetDouble(i), 1e-6) << type << " " << i;
+  }
+}
+
+}  // namespace
+}  // namespace ops
+}  // namespace symnet
+
+namespace symnet {
+namespace {
+
+TEST(GPUKernels, EveryOpWithACPUKernelHasAGPUKernelInACUDABuild) {
+  if (!BuiltWithCUDA()) GTEST_SKIP() << "built without CUDA";
+  std::vector<std::string> missing;
+  for (const auto& name : Op::ListNames()) {
+    const Op* op = Op::Get(name);
+    // _convert_layout exists only for the CPU's layout plan, which GPUs do not use
+    if (name != "_convert_layout" && op->attr<FCompute>("FCompute<cpu>") && !op->attr<FCompute>("FCompute<gpu>"))
+      missing.push_back(name);
+  }
+  EXPECT_TRUE(missing.empty()) << "ops without a GPU kernel (update docs/gpu.md): " << ::testing::PrintToString(missing);
+}
+
+}  // namespace
+}  // namespace symnet
