@@ -28,6 +28,7 @@ struct Kernel<OP, gpu> {
     const int64_t blocks = (n + kThreads - 1) / kThreads;
     const int grid = static_cast<int>(blocks < 65535 ? blocks : 65535);
     GridStrideKernel<OP, Args...><<<grid, kThreads, 0, stream>>>(n, args...);
+    cuda::CheckLaunch("an element-wise kernel");  // a bad launch is reported here, in its op
   }
   /*! \brief Enqueues on the current device's stream (cuda::SetDevice). */
   template <typename... Args>

@@ -14,7 +14,7 @@ namespace {
 struct LowerFlagIfNotFinite {
   template <typename T>
   SYMNET_XINLINE static void Map(int64_t i, float* flag, const T* p) {
-    if (!isfinite(static_cast<float>(static_cast<AccType<T>>(p[i])))) *flag = 0.0f;
+    if (!isfinite(static_cast<AccType<T>>(p[i]))) *flag = 0.0f;
   }
 };
 

@@ -64,10 +64,14 @@ const void* Ones(int dev, DType t, int64_t len) {
   auto& entry = (*cache)[{dev, t}];
   if (entry.second < len) {
     const int64_t n = std::max<int64_t>(len, 1024);
-    if (entry.first) cuda::DeviceFree(entry.first, static_cast<size_t>(entry.second) * DTypeSize(t), dev);
-    entry.first = cuda::DeviceAlloc(static_cast<size_t>(n) * DTypeSize(t), dev);
+    void* fresh = cuda::DeviceAlloc(static_cast<size_t>(n) * DTypeSize(t), dev);  // before freeing the old
+    cuda::Fill(fresh, t, static_cast<size_t>(n), 1.0, dev);
+    if (entry.first) {
+      cuda::DeviceFree(entry.first, static_cast<size_t>(entry.second) * DTypeSize(t), dev);
+      cuda::BumpScratchGeneration(dev);  // graphs captured with the old vector must be recaptured
+    }
+    entry.first = fresh;
     entry.second = n;
-    cuda::Fill(entry.first, t, static_cast<size_t>(n), 1.0, dev);
   }
   return entry.first;
 }

@@ -49,9 +49,10 @@ __global__ void BatchStatsKernel(const T* x, int64_t outer, int64_t C, int64_t i
     const double v = fmax(ss / static_cast<double>(count) - m * m, 0.0);
     mean[c] = static_cast<P>(m);
     var[c] = static_cast<P>(v);
-    if (moving_mean) {
-      moving_mean[c] = static_cast<P>(momentum * static_cast<double>(moving_mean[c]) + (1 - momentum) * m);
-      moving_var[c] = static_cast<P>(momentum * static_cast<double>(moving_var[c]) + (1 - momentum) * v);
+    if (moving_mean) {  // in P with the rounded statistics, exactly as the CPU
+      const P mo = static_cast<P>(momentum);
+      moving_mean[c] = mo * moving_mean[c] + (P(1) - mo) * mean[c];
+      moving_var[c] = mo * moving_var[c] + (P(1) - mo) * var[c];
     }
   }
 }
@@ -151,7 +152,7 @@ void BNForwardGPU(const NodeAttrs& attrs, const OpContext& ctx, const std::vecto
     if (batch_stats && d.c > 0) {
       BatchStatsKernel<T, P><<<static_cast<unsigned>(d.c), kBNThreads, 0, cuda::CurrentStream()>>>(
           x.dptr<T>(), d.outer, d.c, d.inner, out[1].dptr<P>(), out[2].dptr<P>(), in[kMovingMean].dptr<P>(),
-          in[kMovingVar].dptr<P>(), static_cast<double>(p.momentum));
+          in[kMovingVar].dptr<P>(), static_cast<double>(p.momentum));  // momentum: rounded to P inside
       cuda::CheckLaunch("BatchNorm statistics");
     }
     SYMNET_REQ_SWITCH(req[0], Req, {

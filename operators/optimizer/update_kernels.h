@@ -33,7 +33,7 @@ struct SGDKernel {
   template <typename W, typename M>
   SYMNET_XINLINE static void Map(int64_t i, const W* weight, const W* grad, M* mom, M* w32, W* out,
                                  SGDHyper h) {
-    using A = float;
+    using A = AccType<W>;  // float for 16-bit and float32 weights, double for float64
     const A g = RescaleClip(static_cast<A>(static_cast<AccType<W>>(grad[i])), A(h.rescale), A(h.clip));
     A w = w32 ? static_cast<A>(w32[i]) : static_cast<A>(static_cast<AccType<W>>(weight[i]));
     if (mom) {
@@ -56,7 +56,7 @@ struct NAGKernel {
   template <typename W, typename M>
   SYMNET_XINLINE static void Map(int64_t i, const W* weight, const W* grad, M* mom, M* w32, W* out,
                                  SGDHyper h) {
-    using A = float;
+    using A = AccType<W>;  // float for 16-bit and float32 weights, double for float64
     A w = w32 ? static_cast<A>(w32[i]) : static_cast<A>(static_cast<AccType<W>>(weight[i]));
     const A g = RescaleClip(static_cast<A>(static_cast<AccType<W>>(grad[i])), A(h.rescale), A(h.clip)) + h.wd * w;
     const A m = h.momentum * static_cast<A>(mom[i]) + g;
@@ -76,7 +76,7 @@ struct AdamKernel {
   template <typename W, typename M>
   SYMNET_XINLINE static void Map(int64_t i, const W* weight, const W* grad, M* mean, M* var, M* w32,
                                  W* out, AdamHyper h) {
-    using A = float;
+    using A = AccType<W>;  // float for 16-bit and float32 weights, double for float64
     A w = w32 ? static_cast<A>(w32[i]) : static_cast<A>(static_cast<AccType<W>>(weight[i]));
     const A g = RescaleClip(static_cast<A>(static_cast<AccType<W>>(grad[i])), A(h.rescale), A(h.clip)) + h.wd * w;
     const A m = h.beta1 * static_cast<A>(mean[i]) + (A(1) - h.beta1) * g;

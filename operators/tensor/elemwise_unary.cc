@@ -3,7 +3,6 @@
 
 #include "../../src/cuda/device_ops.h"
 #include "elemwise_kernels.h"
-#include "symnet/ndarray.h"
 
 namespace symnet {
 namespace ops {
@@ -39,9 +38,8 @@ namespace {
 void OnesCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlob>&,
                  const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   if (out[0].dev_.type == Device::kGPU) {
-    if (req[0] == kAddTo) {  // += 1
-      NDArray ones = NDArray::Full(out[0].shape_, 1.0, out[0].dev_, out[0].dtype_);
-      cuda::ConvertAdd(ones.dptr(), out[0].dtype_, out[0].dptr_, out[0].dtype_, out[0].Size(), out[0].dev_.id);
+    if (req[0] == kAddTo) {
+      cuda::AddScalar(out[0].dptr_, out[0].dtype_, out[0].Size(), 1.0, out[0].dev_.id);
     } else if (req[0] != kNullOp) {
       cuda::Fill(out[0].dptr_, out[0].dtype_, out[0].Size(), 1.0, out[0].dev_.id);
     }

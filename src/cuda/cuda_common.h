@@ -11,6 +11,10 @@
 #include <cuda_runtime.h>
 #include <cudnn.h>
 
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+
 #include "device_ops.h"
 #include "symnet/base.h"
 
@@ -50,6 +54,10 @@ struct DeviceResources {
   size_t workspace_bytes = 0;
   void* staging = nullptr;           // pinned host memory for host <-> device copies
   size_t staging_bytes = 0;
+  std::mutex staging_mutex;          // host threads copying to this device take turns
+  /*! \brief Bumped whenever device scratch memory (workspace, ones vectors) is replaced: CUDA
+   *  graphs captured before hold pointers to the old memory and must be captured again. */
+  std::atomic<uint64_t> generation{0};
 };
 
 /*! \brief The resources of GPU `dev` (checks that the device exists). */

@@ -54,20 +54,19 @@ bool SelfTest(int device, std::string* why) {
     return false;
   }
   const int n = 1000;
-  std::vector<float> host(n);
+  std::vector<float> host(n), res(n);
   for (int i = 0; i < n; ++i) host[i] = static_cast<float>(i - n / 2) / 100.f;
-  float *in = nullptr, *out = nullptr;
-  cudaMalloc(&in, n * sizeof(float));
-  cudaMalloc(&out, n * sizeof(float));
-  cudaMemcpy(in, host.data(), n * sizeof(float), cudaMemcpyHostToDevice);
-  ops::Kernel<ops::UnaryKernel<ops::mathf::sigmoid, kWriteTo>, ops::gpu>::Launch(n, out, static_cast<const float*>(in));
-  cudaStreamSynchronize(CurrentStream());  // the copy below runs on another stream
-  std::vector<float> res(n);
-  const cudaError_t err = cudaMemcpy(res.data(), out, n * sizeof(float), cudaMemcpyDeviceToHost);
-  cudaFree(in);
-  cudaFree(out);
-  if (err != cudaSuccess) {
-    *why = std::string("kernel failed: ") + cudaGetErrorString(err);
+  try {
+    // through the pool and the staged copies, on the device's stream, as everything else
+    float* in = static_cast<float*>(DeviceAlloc(n * sizeof(float), device));
+    float* out = static_cast<float*>(DeviceAlloc(n * sizeof(float), device));
+    CopyBytes(in, Device::GPU(device), host.data(), Device::CPU(), n * sizeof(float));
+    ops::Kernel<ops::UnaryKernel<ops::mathf::sigmoid, kWriteTo>, ops::gpu>::Launch(n, out, static_cast<const float*>(in));
+    CopyBytes(res.data(), Device::CPU(), out, Device::GPU(device), n * sizeof(float));
+    DeviceFree(in, n * sizeof(float), device);
+    DeviceFree(out, n * sizeof(float), device);
+  } catch (const Error& e) {
+    *why = std::string("kernel failed: ") + e.what();
     return false;
   }
   for (int i = 0; i < n; ++i) {

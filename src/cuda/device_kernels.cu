@@ -32,6 +32,11 @@ struct ConvertAddKernel {
 };
 
 template <typename T>
+struct AddScalarKernel {
+  SYMNET_XINLINE static void Map(int64_t i, T* dst, float v) { dst[i] = T(static_cast<float>(dst[i]) + v); }
+};
+
+template <typename T>
 struct FillKernel {
   SYMNET_XINLINE static void Map(int64_t i, T* dst, T v) { dst[i] = v; }
 };
@@ -50,6 +55,15 @@ void Fill(void* ptr, DType t, size_t n, double value, int dev) {
     ops::Kernel<FillKernel<T>, ops::gpu>::Launch(static_cast<int64_t>(n), static_cast<T*>(ptr), v);
   });
   CheckLaunch("fill");
+}
+
+void AddScalar(void* ptr, DType t, size_t n, double value, int dev) {
+  SetDevice(dev);
+  SYMNET_FLOAT_TYPE_SWITCH(t, T, {
+    ops::Kernel<AddScalarKernel<T>, ops::gpu>::Launch(static_cast<int64_t>(n), static_cast<T*>(ptr),
+                                                     static_cast<float>(value));
+  });
+  CheckLaunch("add");
 }
 
 void Convert(const void* src, DType src_type, void* dst, DType dst_type, size_t n, int dev) {

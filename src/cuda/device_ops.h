@@ -8,6 +8,7 @@
 #define SYMNET_SRC_CUDA_DEVICE_OPS_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "symnet/device.h"
@@ -38,8 +39,16 @@ void Fill(void* ptr, DType t, size_t n, double value, int dev);
 /*! \brief Converts `n` elements between dtypes, both arrays on GPU `dev` (in place allowed
  *  when the element sizes agree). */
 void Convert(const void* src, DType src_type, void* dst, DType dst_type, size_t n, int dev);
+/*! \brief Adds `value` to `n` elements of dtype `t` on GPU `dev`. */
+void AddScalar(void* ptr, DType t, size_t n, double value, int dev);
 /*! \brief dst += src converted to dst's dtype (float dtypes), both on GPU `dev`. */
 void ConvertAdd(const void* src, DType src_type, void* dst, DType dst_type, size_t n, int dev);
+/*! \brief Bumped whenever scratch memory of GPU `dev` that kernels may hold pointers to (the
+ *  workspace, ones vectors) is replaced: CUDA graphs captured under an older generation must be
+ *  captured again before they are replayed. */
+uint64_t ScratchGeneration(int dev);
+void BumpScratchGeneration(int dev);
+
 /*! \brief Whether executors capture their steps as CUDA graphs (SYMNET_CUDA_GRAPHS=1). */
 bool CudaGraphsEnabled();
 /*! \brief Starts capturing the work this thread enqueues on GPU `dev`'s stream. */

@@ -22,11 +22,14 @@ void CopyBytes(void*, Device dst_dev, const void*, Device src_dev, size_t) {
 void Memset(void*, int, size_t, int dev) { NoCUDA("set memory", dev); }
 void Fill(void*, DType, size_t, double, int dev) { NoCUDA("fill an array", dev); }
 void Convert(const void*, DType, void*, DType, size_t, int dev) { NoCUDA("convert an array", dev); }
+void AddScalar(void*, DType, size_t, double, int dev) { NoCUDA("add to an array", dev); }
 void ConvertAdd(const void*, DType, void*, DType, size_t, int dev) { NoCUDA("accumulate an array", dev); }
 void Synchronize(int dev) { NoCUDA("synchronize", dev); }
 void SetDevice(int dev) { NoCUDA("run", dev); }
 void MemInfo(int dev, size_t*, size_t*) { NoCUDA("query memory", dev); }
 MemoryStats GetMemoryStats(int) { return {}; }
+uint64_t ScratchGeneration(int) { return 0; }
+void BumpScratchGeneration(int) {}
 bool CudaGraphsEnabled() { return false; }
 void BeginCapture(int dev) { NoCUDA("capture a CUDA graph", dev); }
 void* EndCapture(int dev) { NoCUDA("capture a CUDA graph", dev); }

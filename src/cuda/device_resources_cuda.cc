@@ -14,6 +14,7 @@ namespace cuda {
 namespace {
 
 thread_local int t_current_device = -1;
+thread_local cudaStream_t t_current_stream = nullptr;  // the current device's stream (no lock)
 
 std::mutex& ResourcesMutex() {
   static std::mutex m;
@@ -27,25 +28,47 @@ std::vector<std::unique_ptr<DeviceResources>>& AllResources() {
   return *v;
 }
 
+/*! \brief Replaces a scratch block by a larger one: the new block is allocated first (a failed
+ *  allocation leaves the old one in place), and the generation is bumped because CUDA graphs
+ *  captured with the old block must not be replayed. */
 void Grow(void** ptr, size_t* have, size_t want, int dev, bool pinned) {
   if (*have >= want) return;
   DeviceResources& r = Resources(dev);
+  const size_t bytes = std::max(want, *have * 2);
+  void* fresh = nullptr;
+  if (pinned) {
+    SYMNET_CUDA_CALL(cudaMallocHost(&fresh, bytes));
+  } else {
+    fresh = DeviceAlloc(bytes, dev);
+  }
   SYMNET_CUDA_CALL(cudaStreamSynchronize(r.stream));  // earlier work may still use the old block
   if (*ptr != nullptr) {
     if (pinned) {
-      SYMNET_CUDA_CALL(cudaFreeHost(*ptr));
+      cudaFreeHost(*ptr);
     } else {
       DeviceFree(*ptr, *have, dev);
     }
   }
-  const size_t bytes = std::max(want, *have * 2);
-  if (pinned) {
-    SYMNET_CUDA_CALL(cudaMallocHost(ptr, bytes));
-  } else {
-    *ptr = DeviceAlloc(bytes, dev);
-  }
+  *ptr = fresh;
   *have = bytes;
+  if (!pinned) ++r.generation;
 }
+
+/*! \brief Makes `dev` current for the scope and restores the previous device after. */
+class DeviceScope {
+ public:
+  explicit DeviceScope(int dev) {
+    cudaGetDevice(&prev_);
+    if (prev_ != dev) cudaSetDevice(dev);
+    dev_ = dev;
+  }
+  ~DeviceScope() {
+    if (prev_ != dev_) cudaSetDevice(prev_);
+  }
+
+ private:
+  int prev_ = 0, dev_ = 0;
+};
 
 }  // namespace
 
@@ -61,7 +84,7 @@ DeviceResources& Resources(int dev) {
   if (static_cast<int>(all.size()) <= dev) all.resize(dev + 1);
   auto r = std::make_unique<DeviceResources>();
   r->id = dev;
-  SYMNET_CUDA_CALL(cudaSetDevice(dev));
+  DeviceScope scope(dev);
   SYMNET_CUDA_CALL(cudaStreamCreateWithFlags(&r->stream, cudaStreamNonBlocking));
   SYMNET_CUBLAS_CALL(cublasCreate(&r->blas));
   SYMNET_CUBLAS_CALL(cublasSetStream(r->blas, r->stream));
@@ -78,21 +101,33 @@ DeviceResources& Resources(int dev) {
   SYMNET_CUDNN_CALL(cudnnCreate(&r->dnn));
   SYMNET_CUDNN_CALL(cudnnSetStream(r->dnn, r->stream));
   all[dev] = std::move(r);
-  if (t_current_device >= 0) cudaSetDevice(t_current_device);
   return *all[dev];
 }
 
 void SetDevice(int dev) {
-  Resources(dev);  // checks that it exists
-  if (t_current_device != dev) {
-    SYMNET_CUDA_CALL(cudaSetDevice(dev));
-    t_current_device = dev;
-  }
+  if (t_current_device == dev) return;
+  cudaStream_t s = Resources(dev).stream;  // checks that it exists
+  SYMNET_CUDA_CALL(cudaSetDevice(dev));
+  t_current_device = dev;
+  t_current_stream = s;
 }
 
-int CurrentDevice() { return t_current_device < 0 ? 0 : t_current_device; }
+int CurrentDevice() {
+  if (t_current_device >= 0) return t_current_device;
+  int d = 0;
+  cudaGetDevice(&d);
+  return d;
+}
 
-cudaStream_t CurrentStream() { return Resources(CurrentDevice()).stream; }
+cudaStream_t CurrentStream() {
+  if (t_current_stream != nullptr) return t_current_stream;
+  SetDevice(CurrentDevice());
+  return t_current_stream;
+}
+
+uint64_t ScratchGeneration(int dev) { return Resources(dev).generation; }
+
+void BumpScratchGeneration(int dev) { ++Resources(dev).generation; }
 
 void* Workspace(int dev, size_t bytes) {
   DeviceResources& r = Resources(dev);
@@ -149,6 +184,7 @@ void CopyBytes(void* dst, Device dst_dev, const void* src, Device src_dev, size_
   // the host side may be freed when this returns, so every piece is waited for
   const int dev = dst_gpu ? dst_dev.id : src_dev.id;
   const size_t piece = std::min<size_t>(bytes, size_t(64) << 20);
+  std::lock_guard<std::mutex> lock(Resources(dev).staging_mutex);  // one staging buffer per device
   char* stage = static_cast<char*>(Staging(dev, piece));
   cudaStream_t s = Resources(dev).stream;
   for (size_t done = 0; done < bytes; done += piece) {

@@ -61,14 +61,14 @@ void* DeviceAlloc(size_t bytes, int dev) {
   } else {
     int prev = 0;
     cudaGetDevice(&prev);
-    cudaSetDevice(dev);
+    if (prev != dev) cudaSetDevice(dev);
     cudaError_t e = cudaMalloc(&p, size);
     if (e == cudaErrorMemoryAllocation) {
       cudaGetLastError();
       ReleaseCached(pool, dev);
       e = cudaMalloc(&p, size);
     }
-    cudaSetDevice(prev);
+    if (prev != dev) cudaSetDevice(prev);
     if (e != cudaSuccess) {
       cudaGetLastError();
       size_t free_b = 0, total_b = 0;
@@ -86,12 +86,16 @@ void* DeviceAlloc(size_t bytes, int dev) {
 
 void DeviceFree(void* ptr, size_t bytes, int dev) noexcept {
   if (ptr == nullptr) return;
-  const size_t size = SizeClass(bytes);
-  Pool& pool = PoolOf(dev);
-  std::lock_guard<std::mutex> lock(pool.mutex);
-  pool.free_blocks[size].push_back(ptr);
-  pool.stats.in_use -= size;
-  pool.stats.cached += size;
+  try {
+    const size_t size = SizeClass(bytes);
+    Pool& pool = PoolOf(dev);
+    std::lock_guard<std::mutex> lock(pool.mutex);
+    pool.free_blocks[size].push_back(ptr);
+    pool.stats.in_use -= size;
+    pool.stats.cached += size;
+  } catch (...) {
+    // (called from destructors) if even the free list cannot grow, the block is leaked
+  }
 }
 
 MemoryStats GetMemoryStats(int dev) {

@@ -59,13 +59,19 @@ void NcclAllReduceSum(const std::vector<std::vector<NDArray>>& per_device) {
     devices.push_back(id);
     Resources(id);  // streams exist before the group starts
   }
+  for (const auto& a : per_device[0]) NcclType(a.dtype());  // every dtype is checked before the group opens
   const std::vector<ncclComm_t>& comms = Comms(devices);
   SYMNET_NCCL_CALL(ncclGroupStart());
-  for (size_t r = 0; r < per_device.size(); ++r) {
-    cudaStream_t s = Resources(devices[r]).stream;
-    for (const auto& a : per_device[r])
-      SYMNET_NCCL_CALL(ncclAllReduce(a.dptr(), a.dptr(), static_cast<size_t>(a.Size()), NcclType(a.dtype()), ncclSum,
-                                     comms[r], s));
+  try {
+    for (size_t r = 0; r < per_device.size(); ++r) {
+      cudaStream_t s = Resources(devices[r]).stream;
+      for (const auto& a : per_device[r])
+        SYMNET_NCCL_CALL(ncclAllReduce(a.dptr(), a.dptr(), static_cast<size_t>(a.Size()), NcclType(a.dtype()),
+                                       ncclSum, comms[r], s));
+    }
+  } catch (...) {
+    ncclGroupEnd();  // never leave a group open: the next all-reduce would join it
+    throw;
   }
   SYMNET_NCCL_CALL(ncclGroupEnd());
 }

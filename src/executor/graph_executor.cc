@@ -55,6 +55,7 @@ struct Executor::Impl {
    *  kernel arguments such as the loss scale are fixed when a step is captured. */
   struct CapturedStep {
     void* graph = nullptr;
+    uint64_t generation = 0;  // the device's scratch generation at capture
     int plain_runs = 0;
     bool failed = false;
   };
@@ -83,16 +84,28 @@ struct Executor::Impl {
       captured.clear();
     }
     CapturedStep& step = captured[std::make_tuple(begin, end, is_train, loss_scale)];
+    if (step.graph != nullptr && step.generation != cuda::ScratchGeneration(dev.id)) {
+      // scratch memory the graph points into was replaced (another executor grew it): recapture
+      cuda::DestroyGraph(step.graph);
+      step.graph = nullptr;
+    }
     if (step.graph == nullptr && !step.failed && step.plain_runs >= 1) {
+      const uint64_t generation = cuda::ScratchGeneration(dev.id);
       cuda::BeginCapture(dev.id);
       try {
         RunCalls(begin, end, is_train, dev);
-      } catch (const Error&) {
+      } catch (...) {
         cuda::EndCapture(dev.id);
         step.failed = true;  // run it plainly below (a real error shows up again there)
         return false;
       }
       step.graph = cuda::EndCapture(dev.id);
+      step.generation = generation;
+      if (step.graph != nullptr && generation != cuda::ScratchGeneration(dev.id)) {
+        // scratch grew while capturing (the capture would then have failed anyway): not usable
+        cuda::DestroyGraph(step.graph);
+        step.graph = nullptr;
+      }
       if (step.graph == nullptr) {
         step.failed = true;
         LOG(WARNING) << "symnet: capturing a step as a CUDA graph failed; running it op by op";

@@ -5,7 +5,7 @@
 namespace symnet {
 
 void AllReduceSum(const std::vector<std::vector<NDArray>>& per_device) {
-  if (per_device.size() < 2) return;
+  if (per_device.size() < 2 || per_device[0].empty()) return;
   const size_t n = per_device[0].size();
   const bool gpu = !per_device[0].empty() && per_device[0][0].device().type == Device::kGPU;
   for (size_t d = 0; d < per_device.size(); ++d) {
