@@ -1,7 +1,8 @@
 /*!
  * \brief BatchNorm on a GPU with exactly the CPU's semantics (biased batch variance in the
- *  moving average, fix_gamma, use_global_stats, any channel axis): one block per channel reduces
- *  the statistics in double, element-wise kernels normalize and form the gradients.
+ *  moving average, fix_gamma, use_global_stats, any channel axis): a grid of (channel, part)
+ *  blocks reduces the statistics in double (about 1024 blocks in all, combined with double
+ *  atomics), element-wise kernels normalize and form the gradients.
  *  (cuDNN's batch norm keeps an unbiased running variance, which would make GPU and CPU
  *  checkpoints differ, so it is not used.)
  */
@@ -32,30 +33,73 @@ __device__ void BlockSum2(double* a, double* b) {
   *b = sb[0];
 }
 
-/*! \brief Per channel: batch mean and biased variance; then the moving averages. */
-template <typename T, typename P>
-__global__ void BatchStatsKernel(const T* x, int64_t outer, int64_t C, int64_t inner, P* mean, P* var,
-                                 P* moving_mean, P* moving_var, double momentum) {
-  const int64_t c = blockIdx.x, count = outer * inner;
-  double s = 0, ss = 0;
-  for (int64_t j = threadIdx.x; j < count; j += kBNThreads) {
-    const double v = static_cast<AccType<T>>(x[((j / inner) * C + c) * inner + j % inner]);
-    s += v;
-    ss += v * v;
+/*!
+ * \brief Partial per-channel sums of v and v^2 (v = x, or for the gradient dy and dy * xhat):
+ *  block (c, part) sums rows part, part + parts, ... of channel c and adds its total to
+ *  sums[2c], sums[2c+1] (double atomics; zeroed before). Rows are contiguous runs of `inner`
+ *  elements, read without divisions when they are long enough.
+ */
+template <bool grad, typename T, typename P>
+__global__ void PartialSumsKernel(const T* x, const T* dy, int64_t outer, int64_t C, int64_t inner,
+                                  const P* mean, const P* var, double eps, double* sums) {
+  const int64_t c = blockIdx.x, part = blockIdx.y, parts = gridDim.y;
+  double m = 0, invstd = 0;
+  if (grad) {
+    m = static_cast<double>(mean[c]);
+    invstd = 1.0 / sqrt(static_cast<double>(var[c]) + eps);
   }
-  BlockSum2(&s, &ss);
+  double a = 0, b = 0;
+  auto add = [&](int64_t k) {
+    const double v = static_cast<AccType<T>>(x[k]);
+    if (grad) {
+      const double d = static_cast<AccType<T>>(dy[k]);
+      a += d;
+      b += d * (v - m) * invstd;
+    } else {
+      a += v;
+      b += v * v;
+    }
+  };
+  if (inner >= 32) {
+    for (int64_t o = part; o < outer; o += parts) {
+      const int64_t base = (o * C + c) * inner;
+      for (int64_t i = threadIdx.x; i < inner; i += kBNThreads) add(base + i);
+    }
+  } else {
+    const int64_t count = outer * inner;
+    for (int64_t j = part * kBNThreads + threadIdx.x; j < count; j += parts * kBNThreads)
+      add(((j / inner) * C + c) * inner + j % inner);
+  }
+  BlockSum2(&a, &b);
   if (threadIdx.x == 0) {
-    const double m = s / static_cast<double>(count);
-    const double v = fmax(ss / static_cast<double>(count) - m * m, 0.0);
+    atomicAdd(&sums[2 * c], a);
+    atomicAdd(&sums[2 * c + 1], b);
+  }
+}
+
+/*! \brief Blocks per channel: enough blocks in all to fill a large GPU, at most one per row. */
+unsigned PartsPerChannel(int64_t C, int64_t outer) {
+  int64_t parts = (1024 + C - 1) / C;
+  if (parts > outer) parts = outer;
+  if (parts > 65535) parts = 65535;
+  return static_cast<unsigned>(parts < 1 ? 1 : parts);
+}
+
+/*! \brief Channel c: batch mean and biased variance from the sums; then the moving averages. */
+struct FinishStats {
+  template <typename P>
+  SYMNET_XINLINE static void Map(int64_t c, const double* sums, double count, P* mean, P* var, P* moving_mean,
+                                 P* moving_var, P momentum) {
+    const double m = sums[2 * c] / count;
+    const double v = fmax(sums[2 * c + 1] / count - m * m, 0.0);
     mean[c] = static_cast<P>(m);
     var[c] = static_cast<P>(v);
     if (moving_mean) {  // in P with the rounded statistics, exactly as the CPU
-      const P mo = static_cast<P>(momentum);
-      moving_mean[c] = mo * moving_mean[c] + (P(1) - mo) * mean[c];
-      moving_var[c] = mo * moving_var[c] + (P(1) - mo) * var[c];
+      moving_mean[c] = momentum * moving_mean[c] + (P(1) - momentum) * mean[c];
+      moving_var[c] = momentum * moving_var[c] + (P(1) - momentum) * var[c];
     }
   }
-}
+};
 
 struct BNView {
   int64_t C, inner;
@@ -78,7 +122,7 @@ struct NormalizeKernel {
 };
 
 template <typename D>
-__device__ void Put(D* dst, OpReqType r, double v) {
+SYMNET_XINLINE void Put(D* dst, OpReqType r, double v) {
   if (r == kAddTo) {
     AssignReq<kAddTo>(dst, static_cast<AccType<D>>(v));
   } else if (r != kNullOp) {
@@ -86,28 +130,15 @@ __device__ void Put(D* dst, OpReqType r, double v) {
   }
 }
 
-/*! \brief Per channel: sum(dy) and sum(dy * xhat), kept in `sums` and written as dbeta, dgamma. */
-template <typename T, typename P>
-__global__ void GradStatsKernel(const T* dy, const T* x, int64_t outer, int64_t C, int64_t inner,
-                                const P* mean, const P* var, double eps, bool fix_gamma, double* sums,
-                                P* dgamma, P* dbeta, OpReqType req_gamma, OpReqType req_beta) {
-  const int64_t c = blockIdx.x, count = outer * inner;
-  const double m = static_cast<double>(mean[c]), invstd = 1.0 / sqrt(static_cast<double>(var[c]) + eps);
-  double sd = 0, sdx = 0;
-  for (int64_t j = threadIdx.x; j < count; j += kBNThreads) {
-    const int64_t k = ((j / inner) * C + c) * inner + j % inner;
-    const double d = static_cast<AccType<T>>(dy[k]);
-    sd += d;
-    sdx += d * (static_cast<AccType<T>>(x[k]) - m) * invstd;
+/*! \brief Channel c: dbeta = sum(dy), dgamma = sum(dy * xhat) (0 with fix_gamma). */
+struct FinishGradStats {
+  template <typename P>
+  SYMNET_XINLINE static void Map(int64_t c, const double* sums, bool fix_gamma, P* dgamma, P* dbeta,
+                                 OpReqType req_gamma, OpReqType req_beta) {
+    Put(&dgamma[c], req_gamma, fix_gamma ? 0.0 : sums[2 * c + 1]);
+    Put(&dbeta[c], req_beta, sums[2 * c]);
   }
-  BlockSum2(&sd, &sdx);
-  if (threadIdx.x == 0) {
-    sums[2 * c] = sd;
-    sums[2 * c + 1] = sdx;
-    Put(&dgamma[c], req_gamma, fix_gamma ? 0.0 : sdx);
-    Put(&dbeta[c], req_beta, sd);
-  }
-}
+};
 
 template <int req>
 struct GradDataKernel {
@@ -150,10 +181,16 @@ void BNForwardGPU(const NodeAttrs& attrs, const OpContext& ctx, const std::vecto
   SYMNET_FLOAT_TYPE_SWITCH(x.dtype_, T, {
     using P = typename std::conditional<std::is_same<T, double>::value, double, float>::type;
     if (batch_stats && d.c > 0) {
-      BatchStatsKernel<T, P><<<static_cast<unsigned>(d.c), kBNThreads, 0, cuda::CurrentStream()>>>(
-          x.dptr<T>(), d.outer, d.c, d.inner, out[1].dptr<P>(), out[2].dptr<P>(), in[kMovingMean].dptr<P>(),
-          in[kMovingVar].dptr<P>(), static_cast<double>(p.momentum));  // momentum: rounded to P inside
+      double* sums = static_cast<double*>(cuda::Workspace(ctx.dev.id, static_cast<size_t>(2 * d.c) * sizeof(double)));
+      cuda::Memset(sums, 0, static_cast<size_t>(2 * d.c) * sizeof(double), ctx.dev.id);
+      const dim3 grid(static_cast<unsigned>(d.c), PartsPerChannel(d.c, d.outer));
+      PartialSumsKernel<false, T, P><<<grid, kBNThreads, 0, cuda::CurrentStream()>>>(
+          x.dptr<T>(), static_cast<const T*>(nullptr), d.outer, d.c, d.inner, static_cast<const P*>(nullptr),
+          static_cast<const P*>(nullptr), 0.0, sums);
       cuda::CheckLaunch("BatchNorm statistics");
+      Kernel<FinishStats, gpu>::Launch(d.c, static_cast<const double*>(sums), static_cast<double>(d.outer * d.inner),
+                                       out[1].dptr<P>(), out[2].dptr<P>(), in[kMovingMean].dptr<P>(),
+                                       in[kMovingVar].dptr<P>(), static_cast<P>(p.momentum));
     }
     SYMNET_REQ_SWITCH(req[0], Req, {
       Kernel<NormalizeKernel<Req>, gpu>::Launch(x.Size(), x.dptr<T>(), out[0].dptr<T>(), in[kGamma].dptr<P>(),
@@ -174,10 +211,13 @@ void BNBackwardGPU(const NodeAttrs& attrs, const OpContext& ctx, const std::vect
   SYMNET_FLOAT_TYPE_SWITCH(x.dtype_, T, {
     using P = typename std::conditional<std::is_same<T, double>::value, double, float>::type;
     if (d.c > 0) {
-      GradStatsKernel<T, P><<<static_cast<unsigned>(d.c), kBNThreads, 0, cuda::CurrentStream()>>>(
-          dy.dptr<T>(), x.dptr<T>(), d.outer, d.c, d.inner, in[3].dptr<P>(), in[4].dptr<P>(), p.eps,
-          p.fix_gamma, sums, out[1].dptr<P>(), out[2].dptr<P>(), req[1], req[2]);
+      cuda::Memset(sums, 0, static_cast<size_t>(2 * d.c) * sizeof(double), ctx.dev.id);
+      const dim3 grid(static_cast<unsigned>(d.c), PartsPerChannel(d.c, d.outer));
+      PartialSumsKernel<true, T, P><<<grid, kBNThreads, 0, cuda::CurrentStream()>>>(
+          x.dptr<T>(), dy.dptr<T>(), d.outer, d.c, d.inner, in[3].dptr<P>(), in[4].dptr<P>(), p.eps, sums);
       cuda::CheckLaunch("BatchNorm gradient statistics");
+      Kernel<FinishGradStats, gpu>::Launch(d.c, static_cast<const double*>(sums), p.fix_gamma, out[1].dptr<P>(),
+                                           out[2].dptr<P>(), req[1], req[2]);
     }
     SYMNET_REQ_SWITCH(req[0], Req, {
       Kernel<GradDataKernel<Req>, gpu>::Launch(x.Size(), dy.dptr<T>(), x.dptr<T>(), out[0].dptr<T>(),
