@@ -6,6 +6,65 @@
 namespace symnet {
 namespace ops {
 
+namespace {
+
+constexpr int kReduceThreads = 256;
+
+/*! \brief Block (j, part) sums terms part*256 + t, ... of output j and adds the total to acc[j]. */
+template <typename T>
+__global__ void ReducePartsKernel(const T* src, ReduceDims r, double* acc) {
+  __shared__ double partial[kReduceThreads];
+  const int64_t j = blockIdx.x;
+  int64_t base = 0, rem = j;
+  for (int k = r.nkept - 1; k >= 0; --k) {
+    base += (rem % r.kept_size[k]) * r.kept_stride[k];
+    rem /= r.kept_size[k];
+  }
+  double s = 0;
+  for (int64_t i = blockIdx.y * static_cast<int64_t>(kReduceThreads) + threadIdx.x; i < r.num_reduced;
+       i += static_cast<int64_t>(gridDim.y) * kReduceThreads) {
+    int64_t off = base, rr = i;
+    for (int k = r.nred - 1; k >= 0; --k) {
+      off += (rr % r.red_size[k]) * r.red_stride[k];
+      rr /= r.red_size[k];
+    }
+    s += static_cast<double>(static_cast<AccType<T>>(src[off]));
+  }
+  partial[threadIdx.x] = s;
+  __syncthreads();
+  for (int step = kReduceThreads / 2; step > 0; step >>= 1) {
+    if (threadIdx.x < step) partial[threadIdx.x] += partial[threadIdx.x + step];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) atomicAdd(&acc[j], partial[0]);
+}
+
+template <int req>
+struct FinishReduce {
+  template <typename T>
+  SYMNET_XINLINE static void Map(int64_t j, const double* acc, T* dst, double scale) {
+    AssignReq<req>(&dst[j], static_cast<AccType<T>>(acc[j] * scale));
+  }
+};
+
+}  // namespace
+
+template <typename T>
+void ReduceToShapeBlocks(const T* src, const ReduceDims& r, T* dst, int64_t n, OpReqType req, double scale) {
+  const int dev = cuda::CurrentDevice();
+  double* acc = static_cast<double*>(cuda::Workspace(dev, static_cast<size_t>(n) * sizeof(double)));
+  cuda::Memset(acc, 0, static_cast<size_t>(n) * sizeof(double), dev);
+  int64_t parts = (r.num_reduced + 8 * kReduceThreads - 1) / (8 * kReduceThreads);  // >= 8 terms per thread
+  if (parts * n > 2048) parts = (2048 + n - 1) / n;
+  if (parts < 1) parts = 1;
+  const dim3 grid(static_cast<unsigned>(n), static_cast<unsigned>(parts > 65535 ? 65535 : parts));
+  ReducePartsKernel<T><<<grid, kReduceThreads, 0, cuda::CurrentStream()>>>(src, r, acc);
+  cuda::CheckLaunch("a reduction");
+  SYMNET_REQ_SWITCH(req, Req, {
+    Kernel<FinishReduce<Req>, gpu>::Launch(n, static_cast<const double*>(acc), dst, scale);
+  });
+}
+
 #define SYMNET_GPU_BROADCAST(NAME, FUNCTOR, KIND)                                                       \
   SYMNET_REGISTER_OP(NAME).set_attr<FCompute>("FCompute<gpu>", BroadcastCompute<mathf::FUNCTOR, gpu>); \
   SYMNET_REGISTER_OP(_backward_##NAME).set_attr<FCompute>("FCompute<gpu>", BroadcastGradCompute<BGrad::KIND, gpu>);

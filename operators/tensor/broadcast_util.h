@@ -2,6 +2,7 @@
 #ifndef SYMNET_OPERATORS_TENSOR_BROADCAST_UTIL_H_
 #define SYMNET_OPERATORS_TENSOR_BROADCAST_UTIL_H_
 
+#include <type_traits>
 #include <vector>
 
 #include "../kernel_launch.h"
@@ -80,13 +81,27 @@ struct BroadcastToShapeKernel {
 };
 
 /*!
+ * \brief The GPU's reduction for few outputs and many inputs each (a full sum, a bias gradient):
+ *  blocks of threads share each output. Defined in broadcast_reduce.cu, the only GPU user.
+ */
+template <typename T>
+void ReduceToShapeBlocks(const T* src, const ReduceDims& r, T* dst, int64_t n, OpReqType req, double scale);
+
+/*!
  * \brief dst (shape `dst_shape`) = sum of src (shape `src_shape`) over the broadcast dims, i.e.
- *  the adjoint of broadcasting dst to src. Each dst element sums a sub-grid: parallel over dst.
+ *  the adjoint of broadcasting dst to src. Each dst element sums a sub-grid: parallel over dst
+ *  (on a GPU, over blocks too when there are few dst elements with many terms each).
  */
 template <typename xpu = cpu, typename T>
 void ReduceToShape(const T* src, const Shape& src_shape, T* dst, const Shape& dst_shape,
                    OpReqType req, double scale = 1.0) {
   const ReduceDims r = MakeReduceDims(src_shape, dst_shape);
+  if constexpr (std::is_same<xpu, gpu>::value) {
+    if (req != kNullOp && dst_shape.Size() <= 4096 && r.num_reduced >= 2048) {
+      ReduceToShapeBlocks(src, r, dst, dst_shape.Size(), req, scale);
+      return;
+    }
+  }
   SYMNET_REQ_SWITCH(req, Req, {
     Kernel<ReduceToShapeKernel<Req>, xpu>::Launch(dst_shape.Size(), src, dst, r, scale);
   });
