@@ -45,13 +45,13 @@ def parse_args(argv=None):
     p.add_argument("--version", default="1.5", choices=["1", "1.5"])
     p.add_argument("--amp", default="bfloat16", choices=["bfloat16", "float16", "none"],
                    help="16-bit type for convolutions and matrix products (none: float32)")
-    p.add_argument("--batch-size", type=int, default=32)
+    p.add_argument("--batch-size", type=int, help="default 16 on the built-in data, else 32")
     p.add_argument("--image-shape", help="C,H,W (default 3,32,32 on the built-in data, else 3,224,224)")
     p.add_argument("--num-classes", type=int, help="default 10 on the built-in data, else 1000")
     p.add_argument("--data-train", help=".rec file of training images (default: built-in digits)")
     p.add_argument("--data-val", help=".rec file of validation images")
     p.add_argument("--synthetic", action="store_true", help="train on random data")
-    p.add_argument("--num-epochs", type=int, default=3)
+    p.add_argument("--num-epochs", type=int, default=6)
     p.add_argument("--num-iters", type=int,
                    help="end each epoch after this many batches (with --benchmark: timed steps)")
     p.add_argument("--lr", type=float, default=0.05)
@@ -88,6 +88,8 @@ def parse_args(argv=None):
         p.error("--image-shape must be C,H,W, got %r" % (args.image_shape,))
     if args.num_classes is None:
         args.num_classes = 10 if builtin else 1000
+    if args.batch_size is None:  # 1,437 training images: more, smaller steps learn faster
+        args.batch_size = 16 if builtin else 32
     args.builtin = builtin
     args.run = "float32" if args.amp == "none" else "amp-" + args.amp
     return args
