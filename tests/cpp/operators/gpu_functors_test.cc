@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "operators/nn/leaky_relu.h"
+#include "operators/optimizer/multi_sgd.h"
 #include "symnet/imperative.h"
 #include "symnet/ndarray.h"
 #include "symnet/op.h"
@@ -60,6 +61,43 @@ TEST(GPUFunctors, LeakyForwardMatchesTheCPUOperator) {
                                                       static_cast<const float*>(nullptr), static_cast<float*>(y.dptr()),
                                                       t, 0.1f, ChannelOf{1, 1, true});
     for (int64_t i = 0; i < x.Size(); ++i) EXPECT_NEAR(y.GetDouble(i), ref.GetDouble(i), 1e-6) << type << " " << i;
+  }
+}
+
+TEST(GPUFunctors, BatchedMultiSGDMatchesOneWeightAtATime) {
+  // three weights of different sizes in one batch (the GPU's single launch), against SGDStep
+  const std::vector<int64_t> sizes{7, 1, 20};
+  std::vector<std::vector<float>> w(3), g(3), m(3), w_ref, m_ref;
+  for (int t = 0; t < 3; ++t)
+    for (int64_t i = 0; i < sizes[t]; ++i) {
+      w[t].push_back(std::sin(0.3f * i + t));
+      g[t].push_back(std::cos(0.7f * i - t));
+      m[t].push_back(0.1f * std::sin(1.1f * i));
+    }
+  w_ref = w;
+  m_ref = m;
+  MultiSGDBatch<float, float> b;
+  int64_t total = 0;
+  for (int t = 0; t < 3; ++t) {
+    total += sizes[t];
+    b.end[t] = total;
+    b.weight[t] = w[t].data();
+    b.grad[t] = g[t].data();
+    b.mom[t] = m[t].data();
+    b.w32[t] = nullptr;
+    b.out[t] = w[t].data();
+    b.lr[t] = 0.1f * (t + 1);
+    b.wd[t] = 0.01f * t;
+  }
+  b.count = 3;
+  Kernel<MultiSGDKernel, cpu>::Launch(total, b, 0.9f, 0.5f, 1.0f);
+  for (int t = 0; t < 3; ++t) {
+    SGDStep<cpu, float, float>(sizes[t], w_ref[t].data(), g[t].data(), m_ref[t].data(), nullptr, w_ref[t].data(),
+                               SGDHyper{0.1f * (t + 1), 0.01f * t, 0.9f, 0.5f, 1.0f});
+    for (int64_t i = 0; i < sizes[t]; ++i) {
+      EXPECT_NEAR(w[t][i], w_ref[t][i], 1e-6) << t << " " << i;
+      EXPECT_NEAR(m[t][i], m_ref[t][i], 1e-6) << t << " " << i;
+    }
   }
 }
 
