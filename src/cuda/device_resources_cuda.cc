@@ -160,6 +160,7 @@ void MemInfo(int dev, size_t* free_bytes, size_t* total_bytes) {
 
 void Memset(void* ptr, int value, size_t bytes, int dev) {
   if (bytes == 0) return;
+  SetDevice(dev);  // a stream is used on its own device's context
   SYMNET_CUDA_CALL(cudaMemsetAsync(ptr, value, bytes, Resources(dev).stream));
 }
 
@@ -171,6 +172,7 @@ void CopyBytes(void* dst, Device dst_dev, const void* src, Device src_dev, size_
     return;
   }
   if (dst_gpu && src_gpu) {
+    SetDevice(dst_dev.id);  // a stream is used on its own device's context
     if (dst_dev.id == src_dev.id) {
       SYMNET_CUDA_CALL(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, Resources(dst_dev.id).stream));
     } else {  // the source must be complete before the peer copy on the destination's stream
@@ -184,6 +186,7 @@ void CopyBytes(void* dst, Device dst_dev, const void* src, Device src_dev, size_
   // the host side may be freed when this returns, so every piece is waited for
   const int dev = dst_gpu ? dst_dev.id : src_dev.id;
   const size_t piece = std::min<size_t>(bytes, size_t(64) << 20);
+  SetDevice(dev);
   std::lock_guard<std::mutex> lock(Resources(dev).staging_mutex);  // one staging buffer per device
   char* stage = static_cast<char*>(Staging(dev, piece));
   cudaStream_t s = Resources(dev).stream;
