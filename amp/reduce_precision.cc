@@ -19,16 +19,6 @@ namespace {
 
 bool IsCastable(DType t) { return t == DType::kFloat32 || t == DType::kFloat16 || t == DType::kBFloat16; }
 
-int Width(DType t) {
-  switch (t) {
-    case DType::kFloat64: return 4;
-    case DType::kFloat32: return 3;
-    case DType::kFloat16: return 2;
-    case DType::kBFloat16: return 1;
-    default: return 0;
-  }
-}
-
 struct EntryKey {
   const Node* node;
   uint32_t index;
@@ -164,7 +154,7 @@ class Rewriter {
       const DType t = TypeOf(e);
       if (t == DType::kUnknown) all_known = false;
       if (t == DType::kUnknown || IsFloatType(t)) ++floats;
-      if (IsFloatType(t) && Width(t) > Width(widest)) widest = t;
+      if (IsFloatType(t) && FloatWidthRank(t) > FloatWidthRank(widest)) widest = t;
     }
     if (floats < 2) return inputs;
     if (all_known) {

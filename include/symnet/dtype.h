@@ -187,6 +187,19 @@ inline bool IsFloatType(DType t) {
   return t == DType::kFloat32 || t == DType::kFloat64 || t == DType::kFloat16 ||
          t == DType::kBFloat16;
 }
+/*!
+ * \brief Rank of the float dtypes by width for mixed precision (widest/narrowest casts):
+ *  float64 > float32 > float16 > bfloat16 (both 16 bits; float16 wins); 0 for other dtypes.
+ */
+inline int FloatWidthRank(DType t) {
+  switch (t) {
+    case DType::kFloat64: return 4;
+    case DType::kFloat32: return 3;
+    case DType::kFloat16: return 2;
+    case DType::kBFloat16: return 1;
+    default: return 0;
+  }
+}
 /*! \brief Converts n elements between any two dtypes (value conversion, rounding to nearest). */
 void ConvertElements(const void* src, DType src_type, void* dst, DType dst_type, size_t n);
 

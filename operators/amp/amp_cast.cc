@@ -34,17 +34,6 @@ bool IsAmpFloat(DType t) {
   return t == DType::kFloat32 || t == DType::kFloat16 || t == DType::kBFloat16 || t == DType::kFloat64;
 }
 
-/*! \brief Width order for widest/narrowest: float16 and bfloat16 are both 16 bits; float16 wins. */
-int AmpWidth(DType t) {
-  switch (t) {
-    case DType::kFloat64: return 4;
-    case DType::kFloat32: return 3;
-    case DType::kFloat16: return 2;
-    case DType::kBFloat16: return 1;
-    default: return 0;
-  }
-}
-
 namespace {
 
 // An input nothing else types is a parameter without a declared dtype: MXNet's default real
@@ -63,7 +52,8 @@ bool MultiCastType(const NodeAttrs& attrs, std::vector<DType>* in, std::vector<D
   for (DType& t : *in) {
     if (t == DType::kUnknown) t = DType::kFloat32;  // see AmpCastType
     if (!IsAmpFloat(t)) continue;
-    if (pick == DType::kUnknown || (narrow ? AmpWidth(t) < AmpWidth(pick) : AmpWidth(t) > AmpWidth(pick)))
+    const int w = FloatWidthRank(t), wp = FloatWidthRank(pick);
+    if (pick == DType::kUnknown || (narrow ? w < wp : w > wp))
       pick = t;
   }
   for (size_t i = 0; i < in->size(); ++i)
@@ -104,10 +94,7 @@ SYMNET_REGISTER_OP(_backward_amp_cast)
     .set_attr<TIsBackward>("TIsBackward", true)
     .set_attr<FLayoutSlots>("FLayoutSlots", AllSlotsUniform)
     .set_attr<FInferShape>("FInferShape", ElemwiseShape)
-    .set_attr<FInferType>("FInferType",
-                          [](const NodeAttrs&, std::vector<DType>*, std::vector<DType>* out) {
-                            return (*out)[0] != DType::kUnknown;
-                          })
+    .set_attr<FInferType>("FInferType", OutputTypeKnown)
     .set_attr<FCompute>("FCompute<cpu>", ConvertCompute) SYMNET_ALSO_GPU(ConvertCompute);
 
 SYMNET_REGISTER_OP(amp_multicast)

@@ -25,6 +25,15 @@ const float* CountValidLabels(gpu, const T* label, int64_t rows, float ignore, f
 
 namespace {
 
+/*! \brief Max and sum of exp(x - max) of one row of k values, in double. */
+template <typename T>
+SYMNET_XINLINE void RowMaxExpSum(const T* row, int64_t k, double* mx, double* sum) {
+  *mx = -INFINITY;
+  *sum = 0;
+  for (int64_t j = 0; j < k; ++j) *mx = fmax(*mx, static_cast<double>(static_cast<AccType<T>>(row[j])));
+  for (int64_t j = 0; j < k; ++j) *sum += exp(static_cast<double>(static_cast<AccType<T>>(row[j])) - *mx);
+}
+
 /*! \brief loss[i] = -log softmax(x_i)[label_i] (NaN for a label outside [0, k): a kernel cannot
  *  raise the CPU's error, so the loss shows it). */
 struct SCERowLoss {
@@ -32,9 +41,8 @@ struct SCERowLoss {
   SYMNET_XINLINE static void Map(int64_t i, const T* x, const T* label, int64_t k, double* loss) {
     using A = AccType<T>;
     const T* row = x + i * k;
-    double mx = -INFINITY, sum = 0;
-    for (int64_t j = 0; j < k; ++j) mx = fmax(mx, static_cast<double>(static_cast<A>(row[j])));
-    for (int64_t j = 0; j < k; ++j) sum += exp(static_cast<double>(static_cast<A>(row[j])) - mx);
+    double mx, sum;
+    RowMaxExpSum(row, k, &mx, &sum);
     const int64_t cls = static_cast<int64_t>(static_cast<A>(label[i]));
     loss[i] = cls >= 0 && cls < k ? log(sum) + mx - static_cast<double>(static_cast<A>(row[cls])) : NAN;
   }
@@ -58,9 +66,8 @@ struct SCERowGrad {
     using A = AccType<T>;
     const T* row = x + i * k;
     const double og = static_cast<A>(dy[0]);
-    double mx = -INFINITY, sum = 0;
-    for (int64_t j = 0; j < k; ++j) mx = fmax(mx, static_cast<double>(static_cast<A>(row[j])));
-    for (int64_t j = 0; j < k; ++j) sum += exp(static_cast<double>(static_cast<A>(row[j])) - mx);
+    double mx, sum;
+    RowMaxExpSum(row, k, &mx, &sum);
     const int64_t cls = static_cast<int64_t>(static_cast<A>(label[i]));
     for (int64_t j = 0; j < k; ++j) {
       const double g = (exp(static_cast<double>(static_cast<A>(row[j])) - mx) / sum - (j == cls ? 1.0 : 0.0)) * og;

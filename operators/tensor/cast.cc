@@ -72,10 +72,7 @@ SYMNET_REGISTER_OP(_backward_Cast)
     .set_attr<TIsBackward>("TIsBackward", true)
     .set_attr<FLayoutSlots>("FLayoutSlots", AllSlotsUniform)
     .set_attr<FInferShape>("FInferShape", ElemwiseShape)
-    .set_attr<FInferType>("FInferType",
-                          [](const NodeAttrs&, std::vector<DType>*, std::vector<DType>* out) {
-                            return (*out)[0] != DType::kUnknown;
-                          })
+    .set_attr<FInferType>("FInferType", OutputTypeKnown)
     .set_attr<FCompute>("FCompute<cpu>", ConvertCompute) SYMNET_ALSO_GPU(ConvertCompute);
 
 }  // namespace ops

@@ -124,6 +124,10 @@ void CopyCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlob>& i
 /*! \brief out = in converted to out's dtype (written or accumulated per req); in place is fine.
  *  Any device. */
 void ConvertBlob(const TBlob& in, const TBlob& out, OpReqType req);
+/*! \brief FInferType of a cast's gradient: its output dtype is set from the forward input. */
+inline bool OutputTypeKnown(const NodeAttrs&, std::vector<DType>*, std::vector<DType>* out) {
+  return (*out)[0] != DType::kUnknown;
+}
 /*! \brief FCompute converting each input i into output i (Cast, amp_cast and their gradients). */
 void ConvertCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlob>& in,
                     const std::vector<OpReqType>& req, const std::vector<TBlob>& out);
