@@ -2,7 +2,8 @@
  * \brief Convolution through cuDNN (all cuDNN calls live in operators/cudnn/): descriptors for
  *  one geometry and dtype, algorithms chosen once by cuDNN's heuristics within a workspace limit
  *  (SYMNET_CUDNN_WORKSPACE_MB, default 1024), float32 accumulation, tensor cores for 16-bit data
- *  and plain FMA (no TF32) for float32 so that GPU float32 matches the CPU.
+ *  and plain FMA (no TF32) for float32 so that GPU float32 matches the CPU. Data may be NCHW or
+ *  NHWC (cuDNN's tensor-core kernels prefer NHWC for 16-bit data), filters KCRS or KRSC.
  */
 #ifndef SYMNET_OPERATORS_CUDNN_CUDNN_CONVOLUTION_H_
 #define SYMNET_OPERATORS_CUDNN_CUDNN_CONVOLUTION_H_
@@ -16,9 +17,15 @@ namespace symnet {
 namespace ops {
 namespace cudnn {
 
+/*! \brief Which operands are stored channels-last (NHWC data, KRSC filters). */
+struct ConvLayouts {
+  bool x = false, w = false, y = false;
+  bool operator==(const ConvLayouts& o) const { return x == o.x && w == o.w && y == o.y; }
+};
+
 class Convolution {
  public:
-  Convolution(int dev, const ConvGeometry& g, DType dtype);
+  Convolution(int dev, const ConvGeometry& g, DType dtype, ConvLayouts layouts);
   ~Convolution();
   Convolution(const Convolution&) = delete;
   Convolution& operator=(const Convolution&) = delete;
@@ -29,7 +36,7 @@ class Convolution {
   void Backward(const void* dy, const void* x, const void* w, void* dx, void* dw, void* db,
                 const std::vector<OpReqType>& req);
 
-  bool Matches(int dev, const ConvGeometry& g, DType dtype) const;
+  bool Matches(int dev, const ConvGeometry& g, DType dtype, ConvLayouts layouts) const;
 
  private:
   struct Impl;

@@ -43,12 +43,24 @@ std::vector<int> Spatial(const std::vector<int64_t>& v, int unit) {
   return d;
 }
 
-void SetTensor(cudnnTensorDescriptor_t desc, cudnnDataType_t t, const std::vector<int>& dims) {
+/*! \brief dims (N, C, spatial...), stored in that order or channels-last (N, spatial..., C). */
+void SetTensor(cudnnTensorDescriptor_t desc, cudnnDataType_t t, const std::vector<int>& dims,
+               bool channels_last = false) {
   std::vector<int> strides(dims.size());
   int s = 1;
-  for (int i = static_cast<int>(dims.size()) - 1; i >= 0; --i) {
-    strides[i] = s;
-    s *= dims[i];
+  if (channels_last) {
+    strides[1] = 1;
+    s = dims[1];
+    for (int i = static_cast<int>(dims.size()) - 1; i >= 2; --i) {
+      strides[i] = s;
+      s *= dims[i];
+    }
+    strides[0] = s;
+  } else {
+    for (int i = static_cast<int>(dims.size()) - 1; i >= 0; --i) {
+      strides[i] = s;
+      s *= dims[i];
+    }
   }
   SYMNET_CUDNN_CALL(cudnnSetTensorNdDescriptor(desc, t, static_cast<int>(dims.size()), dims.data(), strides.data()));
 }
@@ -83,6 +95,7 @@ struct Convolution::Impl {
   int dev = 0;
   ConvGeometry g;
   DType dtype = DType::kFloat32;
+  ConvLayouts layouts;
   cudnnTensorDescriptor_t x = nullptr, y = nullptr, bias = nullptr;
   cudnnFilterDescriptor_t w = nullptr;
   cudnnConvolutionDescriptor_t conv = nullptr;
@@ -107,11 +120,13 @@ struct Convolution::Impl {
   }
 };
 
-Convolution::Convolution(int dev, const ConvGeometry& g, DType dtype) : impl_(new Impl()) {
+Convolution::Convolution(int dev, const ConvGeometry& g, DType dtype, ConvLayouts layouts)
+    : impl_(new Impl()) {
   Impl& m = *impl_;
   m.dev = dev;
   m.g = g;
   m.dtype = dtype;
+  m.layouts = layouts;
   cuda::SetDevice(dev);
   const cudnnDataType_t t = DataType(dtype);
   SYMNET_CUDNN_CALL(cudnnCreateTensorDescriptor(&m.x));
@@ -119,11 +134,13 @@ Convolution::Convolution(int dev, const ConvGeometry& g, DType dtype) : impl_(ne
   SYMNET_CUDNN_CALL(cudnnCreateTensorDescriptor(&m.bias));
   SYMNET_CUDNN_CALL(cudnnCreateFilterDescriptor(&m.w));
   SYMNET_CUDNN_CALL(cudnnCreateConvolutionDescriptor(&m.conv));
-  SetTensor(m.x, t, Dims(g.n, g.c, g.in));
-  SetTensor(m.y, t, Dims(g.n, g.o, g.out));
+  SetTensor(m.x, t, Dims(g.n, g.c, g.in), layouts.x);
+  SetTensor(m.y, t, Dims(g.n, g.o, g.out), layouts.y);
   SetTensor(m.bias, t, Dims(1, g.o, std::vector<int64_t>(g.in.size(), 1)));
   const std::vector<int> wd = Dims(g.o, g.c / g.groups, g.kernel);
-  SYMNET_CUDNN_CALL(cudnnSetFilterNdDescriptor(m.w, t, CUDNN_TENSOR_NCHW, static_cast<int>(wd.size()), wd.data()));
+  // filter dims are always given as (K, C, spatial...); the format names the storage order
+  SYMNET_CUDNN_CALL(cudnnSetFilterNdDescriptor(m.w, t, layouts.w ? CUDNN_TENSOR_NHWC : CUDNN_TENSOR_NCHW,
+                                               static_cast<int>(wd.size()), wd.data()));
   const std::vector<int> pad = Spatial(g.pad, 0), stride = Spatial(g.stride, 1), dilate = Spatial(g.dilate, 1);
   const cudnnDataType_t compute = dtype == DType::kFloat64 ? CUDNN_DATA_DOUBLE : CUDNN_DATA_FLOAT;
   SYMNET_CUDNN_CALL(cudnnSetConvolutionNdDescriptor(m.conv, static_cast<int>(pad.size()), pad.data(), stride.data(),
@@ -148,8 +165,8 @@ Convolution::~Convolution() {
   cudnnDestroyConvolutionDescriptor(m.conv);
 }
 
-bool Convolution::Matches(int dev, const ConvGeometry& g, DType dtype) const {
-  return impl_->dev == dev && impl_->g == g && impl_->dtype == dtype;
+bool Convolution::Matches(int dev, const ConvGeometry& g, DType dtype, ConvLayouts layouts) const {
+  return impl_->dev == dev && impl_->g == g && impl_->dtype == dtype && impl_->layouts == layouts;
 }
 
 void Convolution::Forward(const void* x, const void* w, const void* b, void* y, OpReqType req) {

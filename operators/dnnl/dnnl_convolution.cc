@@ -40,7 +40,7 @@ ConvDescs MakeDescs(const ConvConfig& c) {
   }
   d.src = md(src, dt, ActivationTag(g.nsp(), c.src_layout));
   d.dst = md(dst, dt, ActivationTag(g.nsp(), c.dst_layout));
-  d.weights = md(w, dt, WeightTag(g.nsp(), g.groups > 1));
+  d.weights = md(w, dt, WeightTag(g.nsp(), g.groups > 1, c.weight_layout == Layout::kChannelsLast));
   d.bias = md({g.o}, dt, tag::x);
   // The primitive's activation formats: a side stored blocked (nChw16c) is taken as it is and a
   // default side lets the primitive choose (the stem's 3 input channels stay nchw). With a

@@ -16,11 +16,12 @@ struct ConvConfig {
   ops::ConvGeometry geo;
   DType dtype = DType::kFloat32;
   Layout src_layout = Layout::kDefault, dst_layout = Layout::kDefault;
+  Layout weight_layout = Layout::kDefault;  // kChannelsLast: (O, kernel..., I) ("ohwi")
   bool bias = false;
   bool training = true;
   bool operator==(const ConvConfig& o) const {
     return geo == o.geo && dtype == o.dtype && src_layout == o.src_layout &&
-           dst_layout == o.dst_layout && bias == o.bias && training == o.training;
+           dst_layout == o.dst_layout && weight_layout == o.weight_layout && bias == o.bias && training == o.training;
   }
 };
 

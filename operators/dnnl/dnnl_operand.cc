@@ -68,12 +68,14 @@ dnnl::memory::format_tag ActivationTag(int nsp, Layout layout) {
   }
 }
 
-dnnl::memory::format_tag WeightTag(int nsp, bool grouped) {
+dnnl::memory::format_tag WeightTag(int nsp, bool grouped, bool channels_last) {
   using tag = dnnl::memory::format_tag;
+  // grouped weights (G, O/G, I/G, spatial...) are (O, I/G, spatial...) split on O, so the
+  // channels-last order keeps G and O/G in front: gohwi
   switch (nsp) {
-    case 1: return grouped ? tag::goiw : tag::oiw;
-    case 2: return grouped ? tag::goihw : tag::oihw;
-    case 3: return grouped ? tag::goidhw : tag::oidhw;
+    case 1: return channels_last ? (grouped ? tag::gowi : tag::owi) : (grouped ? tag::goiw : tag::oiw);
+    case 2: return channels_last ? (grouped ? tag::gohwi : tag::ohwi) : (grouped ? tag::goihw : tag::oihw);
+    case 3: return channels_last ? (grouped ? tag::godhwi : tag::odhwi) : (grouped ? tag::goidhw : tag::oidhw);
     default: SYMNET_THROW << "oneDNN convolution weights have 1 to 3 spatial dims, not " << nsp;
   }
 }

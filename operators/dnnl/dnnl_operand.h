@@ -43,8 +43,11 @@ class DnnlOperand {
 
 /*! \brief oneDNN format tag of an activation with `nsp` spatial dims in `layout`. */
 dnnl::memory::format_tag ActivationTag(int nsp, Layout layout);
-/*! \brief oneDNN format tag of plain (O, I/G, spatial...) weights with or without groups. */
-dnnl::memory::format_tag WeightTag(int nsp, bool grouped);
+/*!
+ * \brief oneDNN format tag of plain (O, I/G, spatial...) weights with or without groups, or of
+ *  channels-last ones stored (O, spatial..., I/G).
+ */
+dnnl::memory::format_tag WeightTag(int nsp, bool grouped, bool channels_last = false);
 
 }  // namespace dnnl_util
 }  // namespace symnet

@@ -12,12 +12,17 @@ namespace ops {
 
 DMLC_REGISTER_PARAMETER(ConvolutionParam);
 
-ConvGeometry MakeConvGeometry(const ConvolutionParam& p, const Shape& data) {
+ConvGeometry MakeConvGeometry(const ConvolutionParam& p, const Shape& given) {
   const int nsp = p.kernel.ndim();
   SYMNET_CHECK(nsp >= 1 && nsp <= 3) << "kernel must have 1 to 3 dims, got " << p.kernel;
-  SYMNET_CHECK_EQ(data.ndim(), nsp + 2)
+  const bool last = IsChannelsLast(p.layout);
+  SYMNET_CHECK(!p.layout.has_value() || LayoutSpatialDims(p.layout) == nsp)
+      << "layout " << LayoutName(p.layout.value()) << " does not fit a " << nsp
+      << "-D convolution (kernel " << p.kernel << ")";
+  SYMNET_CHECK_EQ(given.ndim(), nsp + 2)
       << "a " << nsp << "-D convolution (kernel " << p.kernel << ") needs data of " << nsp + 2
-      << " dims (N, C, spatial...), got " << data;
+      << (last ? " dims (N, spatial..., C)" : " dims (N, C, spatial...)") << ", got " << given;
+  const Shape data = last ? ToChannelsFirst(given) : given;
   auto dims_or = [&](const Shape& s, int64_t def, const char* name) {
     std::vector<int64_t> v(nsp, def);
     if (s.ndim_known() && s.ndim() > 0) {
@@ -59,13 +64,25 @@ bool ConvShape(const NodeAttrs& attrs, std::vector<Shape>* in, std::vector<Shape
   const Shape& x = (*in)[0];
   if (!x.is_known()) return false;
   const ConvGeometry g = MakeConvGeometry(p, x);
+  const bool last = IsChannelsLast(p.layout);
   Shape w{g.o, g.c / g.groups};
   for (auto k : g.kernel) w.push_back(k);
-  AssignInShape(in, 1, w);
+  AssignInShape(in, 1, last ? ToChannelsLast(w) : w);
   Shape y{g.n, g.o};
   for (auto o : g.out) y.push_back(o);
-  AssignOutShape(out, 0, y);
+  AssignOutShape(out, 0, last ? ToChannelsLast(y) : y);
   return true;
+}
+
+/*! \brief Layout plan slots: none for a channels-last `layout` (its tensors are not NCHW). */
+FLayoutSlots ConvLayoutSlots(std::vector<std::vector<std::pair<bool, int>>> groups) {
+  return [groups](const NodeAttrs& attrs) {
+    LayoutSlots s;
+    if (IsChannelsLast(Param<ConvolutionParam>(attrs).layout)) return s;
+    s.groups = groups;
+    s.prefer = true;
+    return s;
+  };
 }
 
 std::vector<std::string> ConvInputs(const NodeAttrs& attrs) {
@@ -77,13 +94,15 @@ bool UseDnnl(DType t) {
   return t == DType::kFloat32 || (t == DType::kBFloat16 && dnnl_util::NativeSupport(t));
 }
 
-dnnl_util::ConvConfig MakeConfig(const ConvolutionParam& p, const TBlob& x, const TBlob& y,
-                                 bool training) {
+/*! \brief `given_x` is the data as the op got it; x, w and y are channels-first views. */
+dnnl_util::ConvConfig MakeConfig(const ConvolutionParam& p, const Shape& given_x, const TBlob& x,
+                                 const TBlob& w, const TBlob& y, bool training) {
   dnnl_util::ConvConfig c;
-  c.geo = MakeConvGeometry(p, x.shape_);
+  c.geo = MakeConvGeometry(p, given_x);
   c.dtype = x.dtype_;
   c.src_layout = x.layout_;
   c.dst_layout = y.layout_;
+  c.weight_layout = w.layout_;
   c.bias = !p.no_bias;
   c.training = training;
   return c;
@@ -96,17 +115,19 @@ struct ConvBackwardState : public OpState {
   std::unique_ptr<dnnl_util::DnnlConvBackward> conv;
 };
 
-void ConvForward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& in,
-                 const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+void ConvForward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& given_in,
+                 const std::vector<OpReqType>& req, const std::vector<TBlob>& given_out) {
   const ConvolutionParam& p = Param<ConvolutionParam>(attrs);
-  const DType t = in[0].dtype_;
+  const DType t = given_in[0].dtype_;
+  if (!UseDnnl(t) && t != DType::kFloat64)
+    return StagedF32Compute(ConvForward, attrs, ctx, given_in, req, given_out);
+  const std::vector<TBlob> in = ConvViews(p, given_in), out = ConvViews(p, given_out);
   if (t == DType::kFloat64) {
-    ConvForwardRef(MakeConvGeometry(p, in[0].shape_), in[0], in[1], p.no_bias ? nullptr : &in[2],
-                   out[0], req[0]);
+    ConvForwardRef(MakeConvGeometry(p, given_in[0].shape_), in[0], in[1],
+                   p.no_bias ? nullptr : &in[2], out[0], req[0]);
     return;
   }
-  if (!UseDnnl(t)) return StagedF32Compute(ConvForward, attrs, ctx, in, req, out);
-  const auto cfg = MakeConfig(p, in[0], out[0], ctx.is_train);
+  const auto cfg = MakeConfig(p, given_in[0].shape_, in[0], in[1], out[0], ctx.is_train);
   auto& st = ctx.GetState<ConvForwardState>(
       [&] {
         auto* s = new ConvForwardState();
@@ -118,17 +139,19 @@ void ConvForward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector
 }
 
 /*! \brief Inputs (dy, x, w); outputs (dx, dw[, db]). */
-void ConvBackward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& in,
-                  const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+void ConvBackward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& given_in,
+                  const std::vector<OpReqType>& req, const std::vector<TBlob>& given_out) {
   const ConvolutionParam& p = Param<ConvolutionParam>(attrs);
-  const DType t = in[1].dtype_;
+  const DType t = given_in[1].dtype_;
+  if (!UseDnnl(t) && t != DType::kFloat64)
+    return StagedF32Compute(ConvBackward, attrs, ctx, given_in, req, given_out);
+  const std::vector<TBlob> in = ConvViews(p, given_in), out = ConvViews(p, given_out);
   if (t == DType::kFloat64) {
-    ConvBackwardRef(MakeConvGeometry(p, in[1].shape_), in[0], in[1], in[2], out[0], out[1],
+    ConvBackwardRef(MakeConvGeometry(p, given_in[1].shape_), in[0], in[1], in[2], out[0], out[1],
                     p.no_bias ? nullptr : &out[2], req);
     return;
   }
-  if (!UseDnnl(t)) return StagedF32Compute(ConvBackward, attrs, ctx, in, req, out);
-  const auto cfg = MakeConfig(p, in[1], in[0], true);
+  const auto cfg = MakeConfig(p, given_in[1].shape_, in[1], in[2], in[0], true);
   auto& st = ctx.GetState<ConvBackwardState>(
       [&] {
         auto* s = new ConvBackwardState();
@@ -143,8 +166,9 @@ void ConvBackward(const NodeAttrs& attrs, const OpContext& ctx, const std::vecto
 }  // namespace
 
 SYMNET_REGISTER_OP(Convolution)
-    .describe("Convolution over 1, 2 or 3 spatial dims of (N, C, ...) data, with stride, "
-              "dilation, zero padding and groups. Output size per dim: "
+    .describe("Convolution over 1, 2 or 3 spatial dims of (N, C, ...) data (or (N, ..., C) "
+              "with a channels-last layout), with stride, dilation, zero padding and groups. "
+              "Output size per dim: "
               "floor((in + 2*pad - dilate*(kernel-1) - 1) / stride) + 1.")
     .set_num_inputs([](const NodeAttrs& a) -> uint32_t {
       return Param<ConvolutionParam>(a).no_bias ? 2 : 3;
@@ -157,13 +181,8 @@ SYMNET_REGISTER_OP(Convolution)
     .set_attr<FListInputNames>("FListInputNames", ConvInputs)
     .set_attr<FInferShape>("FInferShape", ConvShape)
     .set_attr<FInferType>("FInferType", ElemwiseType)
-    .set_attr<FLayoutSlots>("FLayoutSlots",
-                            [](const NodeAttrs&) {
-                              LayoutSlots s;  // data and output independently; prefer NHWC
-                              s.groups = {{{false, 0}}, {{true, 0}}};
-                              s.prefer = true;
-                              return s;
-                            })
+    // data and output independently; prefer NHWC
+    .set_attr<FLayoutSlots>("FLayoutSlots", ConvLayoutSlots({{{false, 0}}, {{true, 0}}}))
     .set_attr<FGradient>("FGradient",
                          [](const NodePtr& n, const std::vector<NodeEntry>& ograds) {
                            return MakeGradNode("_backward_Convolution", n,
@@ -179,13 +198,8 @@ SYMNET_REGISTER_OP(_backward_Convolution)
     .set_attr_parser(ParamParser<ConvolutionParam>)
     .add_arguments(ParamDocs<ConvolutionParam>())
     .set_attr<TIsBackward>("TIsBackward", true)
-    .set_attr<FLayoutSlots>("FLayoutSlots",
-                            [](const NodeAttrs&) {
-                              LayoutSlots s;  // (x, dx) share the data side; dy is the output side
-                              s.groups = {{{false, 1}, {true, 0}}, {{false, 0}}};
-                              s.prefer = true;
-                              return s;
-                            })
+    // (x, dx) share the data side; dy is the output side
+    .set_attr<FLayoutSlots>("FLayoutSlots", ConvLayoutSlots({{{false, 1}, {true, 0}}, {{false, 0}}}))
     .set_attr<FCompute>("FCompute<cpu>", ConvBackward);
 
 }  // namespace ops

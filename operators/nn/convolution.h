@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "../operator_common.h"
+#include "data_layout.h"
 
 namespace symnet {
 namespace ops {
@@ -36,12 +37,9 @@ struct ConvolutionParam : public dmlc::Parameter<ConvolutionParam> {
         .set_default(dmlc::optional<int>())
         .describe("Accepted for MXNet compatibility.");
     DMLC_DECLARE_FIELD(cudnn_off).set_default(false).describe("Accepted for MXNet compatibility.");
-    DMLC_DECLARE_FIELD(layout)
-        .add_enum("NCW", 0)
-        .add_enum("NCHW", 1)
-        .add_enum("NCDHW", 2)
-        .set_default(dmlc::optional<int>())
-        .describe("Data layout; channels-first (the default) is supported.");
+    DeclareDataLayout(DMLC_DECLARE_FIELD(layout))
+        .describe("Data layout: channels-first NCW/NCHW/NCDHW (the default) or channels-last "
+                  "NWC/NHWC/NDHWC, whose weights are (num_filter, kernel..., C/num_group).");
   }
 };
 
@@ -56,10 +54,26 @@ struct ConvGeometry {
   }
 };
 
-/*! \brief The geometry of a convolution of `data` (N, C, spatial...) under `p`; validates it. */
+/*!
+ * \brief The geometry of a convolution of `data` under `p`; validates it. `data` is
+ *  (N, C, spatial...), or (N, spatial..., C) when p.layout is channels-last.
+ */
 ConvGeometry MakeConvGeometry(const ConvolutionParam& p, const Shape& data);
 
-/*! \brief Reference loops (any float dtype, channels-first), used for float64 and as the oracle. */
+/*!
+ * \brief The blobs as channels-first views (data_layout.h): with a channels-last `layout` the
+ *  kernels see (N, C, spatial...) data and (O, C/g, kernel...) weights flagged kChannelsLast.
+ */
+inline std::vector<TBlob> ConvViews(const ConvolutionParam& p, std::vector<TBlob> blobs) {
+  for (auto& b : blobs)
+    if (b.ndim() >= 3) b = ChannelsFirstView(b, IsChannelsLast(p.layout));
+  return blobs;
+}
+
+/*!
+ * \brief Reference loops (any float dtype), used for float64 and as the oracle. The blobs are
+ *  channels-first views (ChannelsFirstView), each stored channels-first or channels-last.
+ */
 void ConvForwardRef(const ConvGeometry& g, const TBlob& x, const TBlob& w, const TBlob* b,
                     const TBlob& y, OpReqType req);
 void ConvBackwardRef(const ConvGeometry& g, const TBlob& dy, const TBlob& x, const TBlob& w,

@@ -1,4 +1,7 @@
-/*! \brief Plain-loop convolution (forward, backward) for any float dtype, channels-first. */
+/*!
+ * \brief Plain-loop convolution (forward, backward) for any float dtype; each operand may be
+ *  stored channels-first or channels-last (addressed through strides).
+ */
 #include <cstring>
 
 #include "../kernel_launch.h"
@@ -55,22 +58,47 @@ inline void ForEachTap(const Geo3& g, F f) {
       }
 }
 
+/*!
+ * \brief Element strides of (outer, channel, spatial index) for a channels-first view `b` with
+ *  `inner` spatial positions: data (n, c, i) and weights (o, c, k) alike.
+ */
+struct Strides {
+  int64_t outer, c, sp;
+  int64_t at(int64_t o, int64_t c_, int64_t i) const { return o * outer + c_ * c + i * sp; }
+};
+Strides StridesOf(const TBlob& b, int64_t inner) {
+  const int64_t channels = b.shape_[1];
+  if (b.channels_last()) return {inner * channels, 1, channels};
+  return {channels * inner, inner, 1};
+}
+
+/*! \brief dst (outer, c, i) from src laid out channels-first (outer, c, i). */
 template <typename T>
-void Accumulate(T* dst, const std::vector<double>& src, OpReqType req) {
-  for (size_t i = 0; i < src.size(); ++i) {
+void Accumulate(T* dst, const Strides& st, int64_t channels, int64_t inner,
+                const std::vector<double>& src, OpReqType req) {
+  if (req == kNullOp) return;
+  for (size_t j = 0; j < src.size(); ++j) {
+    const int64_t i = static_cast<int64_t>(j);
+    T* d = dst + st.at(i / (channels * inner), (i / inner) % channels, i % inner);
     if (req == kAddTo) {
-      AssignReq<kAddTo>(&dst[i], static_cast<AccType<T>>(src[i]));
-    } else if (req != kNullOp) {
-      AssignReq<kWriteTo>(&dst[i], static_cast<AccType<T>>(src[i]));
+      AssignReq<kAddTo>(d, static_cast<AccType<T>>(src[j]));
+    } else {
+      AssignReq<kWriteTo>(d, static_cast<AccType<T>>(src[j]));
     }
   }
 }
 
+/*! \brief x, w, y: channels-first views (any storage order). */
 template <typename T>
-void Forward(const ConvGeometry& cg, const T* x, const T* w, const T* b, T* y, OpReqType req) {
+void Forward(const ConvGeometry& cg, const TBlob& xb, const TBlob& wb, const T* b, const TBlob& yb,
+             OpReqType req) {
   const Geo3 g(cg);
   const int64_t cpg = cg.c / cg.groups, opg = cg.o / cg.groups;
   const int64_t isz = g.in_size(), osz = g.out_size(), ksz = g.k_size();
+  const Strides xs = StridesOf(xb, isz), ws = StridesOf(wb, ksz), ys = StridesOf(yb, osz);
+  const T* x = xb.dptr<T>();
+  const T* w = wb.dptr<T>();
+  auto val = [](const T& v) { return static_cast<double>(static_cast<AccType<T>>(v)); };
   std::vector<double> acc(static_cast<size_t>(cg.n * cg.o * osz), 0.0);
 #pragma omp parallel for
   for (int64_t no = 0; no < cg.n * cg.o; ++no) {
@@ -78,25 +106,27 @@ void Forward(const ConvGeometry& cg, const T* x, const T* w, const T* b, T* y, O
     double* out = &acc[no * osz];
     for (int64_t ci = 0; ci < cpg; ++ci) {
       const int64_t c = grp * cpg + ci;
-      const T* xc = x + (n * cg.c + c) * isz;
-      const T* wc = w + (o * cpg + ci) * ksz;
       ForEachTap(g, [&](int64_t oi, int64_t ki, int64_t ii) {
-        out[oi] += static_cast<double>(static_cast<AccType<T>>(xc[ii])) *
-                   static_cast<double>(static_cast<AccType<T>>(wc[ki]));
+        out[oi] += val(x[xs.at(n, c, ii)]) * val(w[ws.at(o, ci, ki)]);
       });
     }
     if (b)
-      for (int64_t i = 0; i < osz; ++i) out[i] += static_cast<double>(static_cast<AccType<T>>(b[o]));
+      for (int64_t i = 0; i < osz; ++i) out[i] += val(b[o]);
   }
-  Accumulate(y, acc, req);
+  Accumulate(yb.dptr<T>(), ys, cg.o, osz, acc, req);
 }
 
+/*! \brief dy, x, w, dx, dw: channels-first views (any storage order); db plain. */
 template <typename T>
-void Backward(const ConvGeometry& cg, const T* dy, const T* x, const T* w, T* dx, T* dw, T* db,
-              const std::vector<OpReqType>& req) {
+void Backward(const ConvGeometry& cg, const TBlob& dyb, const TBlob& xb, const TBlob& wb,
+              const TBlob& dxb, const TBlob& dwb, T* db, const std::vector<OpReqType>& req) {
   const Geo3 g(cg);
   const int64_t cpg = cg.c / cg.groups, opg = cg.o / cg.groups;
   const int64_t isz = g.in_size(), osz = g.out_size(), ksz = g.k_size();
+  const Strides xs = StridesOf(xb, isz), ws = StridesOf(wb, ksz), ys = StridesOf(dyb, osz);
+  const T* dy = dyb.dptr<T>();
+  const T* x = xb.dptr<T>();
+  const T* w = wb.dptr<T>();
   auto val = [](const T& v) { return static_cast<double>(static_cast<AccType<T>>(v)); };
   std::vector<double> gx(static_cast<size_t>(cg.n * cg.c * isz), 0.0);
   std::vector<double> gw(static_cast<size_t>(cg.o * cpg * ksz), 0.0);
@@ -108,9 +138,9 @@ void Backward(const ConvGeometry& cg, const T* dy, const T* x, const T* w, T* dx
     double* gxc = &gx[nc * isz];
     for (int64_t oo = 0; oo < opg; ++oo) {
       const int64_t o = grp * opg + oo;
-      const T* dyo = dy + (n * cg.o + o) * osz;
-      const T* wc = w + (o * cpg + ci) * ksz;
-      ForEachTap(g, [&](int64_t oi, int64_t ki, int64_t ii) { gxc[ii] += val(dyo[oi]) * val(wc[ki]); });
+      ForEachTap(g, [&](int64_t oi, int64_t ki, int64_t ii) {
+        gxc[ii] += val(dy[ys.at(n, o, oi)]) * val(w[ws.at(o, ci, ki)]);
+      });
     }
   }
   // dw, db: parallel over output channels
@@ -118,36 +148,36 @@ void Backward(const ConvGeometry& cg, const T* dy, const T* x, const T* w, T* dx
   for (int64_t o = 0; o < cg.o; ++o) {
     const int64_t grp = o / opg;
     for (int64_t n = 0; n < cg.n; ++n) {
-      const T* dyo = dy + (n * cg.o + o) * osz;
-      for (int64_t i = 0; i < osz; ++i) gb[o] += val(dyo[i]);
+      for (int64_t i = 0; i < osz; ++i) gb[o] += val(dy[ys.at(n, o, i)]);
       for (int64_t ci = 0; ci < cpg; ++ci) {
-        const T* xc = x + (n * cg.c + grp * cpg + ci) * isz;
         double* gwc = &gw[(o * cpg + ci) * ksz];
-        ForEachTap(g, [&](int64_t oi, int64_t ki, int64_t ii) { gwc[ki] += val(dyo[oi]) * val(xc[ii]); });
+        ForEachTap(g, [&](int64_t oi, int64_t ki, int64_t ii) {
+          gwc[ki] += val(dy[ys.at(n, o, oi)]) * val(x[xs.at(n, grp * cpg + ci, ii)]);
+        });
       }
     }
   }
-  Accumulate(dx, gx, req[0]);
-  Accumulate(dw, gw, req[1]);
-  if (db) Accumulate(db, gb, req[2]);
+  Accumulate(dxb.dptr<T>(), StridesOf(dxb, isz), cg.c, isz, gx, req[0]);
+  Accumulate(dwb.dptr<T>(), StridesOf(dwb, ksz), cpg, ksz, gw, req[1]);
+  if (db) Accumulate(db, Strides{1, 0, 0}, 1, 1, gb, req[2]);
 }
 
 }  // namespace
 
 void ConvForwardRef(const ConvGeometry& g, const TBlob& x, const TBlob& w, const TBlob* b,
                     const TBlob& y, OpReqType req) {
-  SYMNET_CHECK(!x.channels_last() && !y.channels_last()) << "reference convolution is channels-first";
+  SYMNET_CHECK(!x.blocked16() && !y.blocked16()) << "reference convolution takes no blocked layout";
   SYMNET_FLOAT_TYPE_SWITCH(x.dtype_, T, {
-    Forward<T>(g, x.dptr<T>(), w.dptr<T>(), b ? b->dptr<T>() : nullptr, y.dptr<T>(), req);
+    Forward<T>(g, x, w, b ? b->dptr<T>() : nullptr, y, req);
   });
 }
 
 void ConvBackwardRef(const ConvGeometry& g, const TBlob& dy, const TBlob& x, const TBlob& w,
                      const TBlob& dx, const TBlob& dw, const TBlob* db,
                      const std::vector<OpReqType>& req) {
+  SYMNET_CHECK(!x.blocked16() && !dy.blocked16()) << "reference convolution takes no blocked layout";
   SYMNET_FLOAT_TYPE_SWITCH(x.dtype_, T, {
-    Backward<T>(g, dy.dptr<T>(), x.dptr<T>(), w.dptr<T>(), dx.dptr<T>(), dw.dptr<T>(),
-                db ? db->dptr<T>() : nullptr, req);
+    Backward<T>(g, dy, x, w, dx, dw, db ? db->dptr<T>() : nullptr, req);
   });
 }
 

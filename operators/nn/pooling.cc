@@ -17,13 +17,23 @@ DMLC_REGISTER_PARAMETER(PoolingParam);
 namespace {
 
 bool PoolShape(const NodeAttrs& attrs, std::vector<Shape>* in, std::vector<Shape>* out) {
-  const Shape& x = (*in)[0];
-  if (!x.is_known()) return false;
-  const PoolGeo g = MakeGeo(Param<PoolingParam>(attrs), x);
+  const PoolingParam& p = Param<PoolingParam>(attrs);
+  const Shape& given = (*in)[0];
+  if (!given.is_known()) return false;
+  const bool last = IsChannelsLast(p.layout);
+  SYMNET_CHECK(!last || given.ndim() >= 3) << "Pooling with a channels-last layout expects (N, spatial..., C), got " << given;
+  const Shape x = last ? ToChannelsFirst(given) : given;
+  const PoolGeo g = MakeGeo(p, x);
   Shape y{x[0], x[1]};
   for (int i = 5 - x.ndim(); i < 3; ++i) y.push_back(g.out[i]);
-  AssignOutShape(out, 0, y);
+  AssignOutShape(out, 0, last ? ToChannelsLast(y) : y);
   return true;
+}
+
+/*! \brief Layout plan slots: none for a channels-last `layout` (its tensors are not NCHW). */
+LayoutSlots PoolLayoutSlots(const NodeAttrs& attrs) {
+  if (IsChannelsLast(Param<PoolingParam>(attrs).layout)) return LayoutSlots();
+  return AllSlotsUniform(attrs);
 }
 
 /*! \brief Element strides for (n, c, spatial index) in either layout. */
@@ -228,10 +238,11 @@ PoolGeo AsBlocks(PoolGeo g) {
   return g;
 }
 
-void PoolingCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>& in,
-                    const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+void PoolingCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>& given_in,
+                    const std::vector<OpReqType>& req, const std::vector<TBlob>& given_out) {
   if (req[0] == kNullOp) return;
   const PoolingParam& p = Param<PoolingParam>(attrs);
+  const std::vector<TBlob> in = PoolViews(p, given_in), out = PoolViews(p, given_out);
   const PoolGeo g = MakeGeo(p, in[0].shape_);
   const bool nhwc = in[0].channels_last() && out[0].channels_last();
   const bool blocked = in[0].blocked16() && out[0].blocked16();
@@ -245,9 +256,10 @@ void PoolingCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<
 }
 
 /*! \brief Inputs (dy, x, y); output dx. */
-void PoolingGradCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>& in,
-                        const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+void PoolingGradCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>& given_in,
+                        const std::vector<OpReqType>& req, const std::vector<TBlob>& given_out) {
   const PoolingParam& p = Param<PoolingParam>(attrs);
+  const std::vector<TBlob> in = PoolViews(p, given_in), out = PoolViews(p, given_out);
   const PoolGeo g = MakeGeo(p, in[1].shape_);
   const bool nhwc = in[0].channels_last() && in[1].channels_last() && in[2].channels_last() &&
                     out[0].channels_last();
@@ -265,13 +277,14 @@ void PoolingGradCompute(const NodeAttrs& attrs, const OpContext&, const std::vec
 }  // namespace
 
 SYMNET_REGISTER_OP(Pooling)
-    .describe("Pooling (max, avg, sum) over the spatial dims of (N, C, ...) data.")
+    .describe("Pooling (max, avg, sum) over the spatial dims of (N, C, ...) data, or of "
+              "(N, ..., C) data with a channels-last layout.")
     .set_attr_parser(ParamParser<PoolingParam>)
     .add_arguments(ParamDocs<PoolingParam>())
     .add_argument("data", "NDArray-or-Symbol", "Input data (N, C, spatial...).")
     .set_attr<FInferShape>("FInferShape", PoolShape)
     .set_attr<FInferType>("FInferType", ElemwiseType)
-    .set_attr<FLayoutSlots>("FLayoutSlots", AllSlotsUniform)
+    .set_attr<FLayoutSlots>("FLayoutSlots", PoolLayoutSlots)
     .set_attr<FGradient>("FGradient",
                          [](const NodePtr& n, const std::vector<NodeEntry>& ograds) {
                            return MakeGradNode("_backward_Pooling", n,
@@ -285,7 +298,7 @@ SYMNET_REGISTER_OP(_backward_Pooling)
     .set_attr_parser(ParamParser<PoolingParam>)
     .add_arguments(ParamDocs<PoolingParam>())
     .set_attr<TIsBackward>("TIsBackward", true)
-    .set_attr<FLayoutSlots>("FLayoutSlots", AllSlotsUniform)
+    .set_attr<FLayoutSlots>("FLayoutSlots", PoolLayoutSlots)
     .set_attr<FCompute>("FCompute<cpu>", PoolingGradCompute);
 
 }  // namespace ops

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "../operator_common.h"
+#include "data_layout.h"
 
 namespace symnet {
 namespace ops {
@@ -43,12 +44,9 @@ struct PoolingParam : public dmlc::Parameter<PoolingParam> {
     DMLC_DECLARE_FIELD(p_value).set_default(dmlc::optional<int>()).describe("For lp pooling.");
     DMLC_DECLARE_FIELD(count_include_pad).set_default(dmlc::optional<bool>()).describe(
         "avg pooling: count padded positions in the divisor (default True).");
-    DMLC_DECLARE_FIELD(layout)
-        .add_enum("NCW", 0)
-        .add_enum("NCHW", 1)
-        .add_enum("NCDHW", 2)
-        .set_default(dmlc::optional<int>())
-        .describe("Data layout; channels-first is supported.");
+    DeclareDataLayout(DMLC_DECLARE_FIELD(layout))
+        .describe("Data layout: channels-first NCW/NCHW/NCDHW (the default) or channels-last "
+                  "NWC/NHWC/NDHWC.");
   }
 };
 /*! \brief Pooling geometry padded to 3 spatial dims (d, h, w). */
@@ -59,9 +57,16 @@ struct PoolGeo {
   int64_t out_size() const { return out[0] * out[1] * out[2]; }
 };
 
+/*! \brief x: the data's channels-first shape (N, C, spatial...), whatever p.layout says. */
 inline PoolGeo MakeGeo(const PoolingParam& p, const Shape& x) {
   const int nsp = x.ndim() - 2;
-  SYMNET_CHECK(nsp >= 1 && nsp <= 3) << "Pooling expects (N, C, spatial...) with 1 to 3 spatial dims, got " << x;
+  SYMNET_CHECK(nsp >= 1 && nsp <= 3) << "Pooling expects "
+                                     << (IsChannelsLast(p.layout) ? "(N, spatial..., C)" : "(N, C, spatial...)")
+                                     << " with 1 to 3 spatial dims, got "
+                                     << (IsChannelsLast(p.layout) ? ToChannelsLast(x) : x);
+  SYMNET_CHECK(!p.layout.has_value() || LayoutSpatialDims(p.layout) == nsp)
+      << "Pooling layout " << LayoutName(p.layout.value()) << " does not fit data with " << nsp
+      << " spatial dims";
   SYMNET_CHECK(p.pool_type != kLpPool) << "lp pooling is not supported";
   SYMNET_CHECK(p.pooling_convention != kSame) << "pooling_convention 'same' is not supported";
   if (!p.global_pool) {
@@ -93,6 +98,12 @@ inline PoolGeo MakeGeo(const PoolingParam& p, const Shape& x) {
     g.out[i] = (p.pooling_convention == kFull ? (span + g.s[i] - 1) / g.s[i] : span / g.s[i]) + 1;
   }
   return g;
+}
+
+/*! \brief The blobs as channels-first views (data_layout.h) under p.layout. */
+inline std::vector<TBlob> PoolViews(const PoolingParam& p, std::vector<TBlob> blobs) {
+  for (auto& b : blobs) b = ChannelsFirstView(b, IsChannelsLast(p.layout));
+  return blobs;
 }
 
 /*! \brief One output window: the input range per dim and the divisor for avg pooling. */

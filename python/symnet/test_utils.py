@@ -101,17 +101,18 @@ def check_symbolic_backward(sym, location, out_grads, expected, rtol=1e-5, atol=
 
 
 def numeric_grad(fn, x, eps):
-    """Central differences of the scalar function fn at x (modified in place, then restored)."""
-    grad = np.zeros_like(x, dtype=np.float64)
-    flat, gflat = x.reshape(-1), grad.reshape(-1)
-    for i in range(flat.size):
-        old = flat[i]
-        flat[i] = old + eps
+    """Central differences of the scalar function fn at x (modified in place, then restored).
+    Indexes x element by element: x may be a non-contiguous view (a transposed array), where
+    x.reshape(-1) would be a copy and the perturbations would never reach fn."""
+    grad = np.zeros(x.shape, dtype=np.float64)
+    for i in np.ndindex(*x.shape):
+        old = x[i]
+        x[i] = old + eps
         fp = fn()
-        flat[i] = old - eps
+        x[i] = old - eps
         fm = fn()
-        flat[i] = old
-        gflat[i] = (fp - fm) / (2 * eps)
+        x[i] = old
+        grad[i] = (fp - fm) / (2 * eps)
     return grad
 
 

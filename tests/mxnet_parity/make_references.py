@@ -67,6 +67,36 @@ def mixed():
     return mx.sym.Group([y, mx.sym.sigmoid(s, name="sig")]), {"data": (2, 3, 10, 10)}
 
 
+def nhwc_conv(x, name, twin, **kw):
+    """An NHWC Convolution (weights (O, kh, kw, C)). MXNet 1.9.1 builds and saves it but cannot
+    run it on a CPU (oneDNN: "could not create a descriptor"; without oneDNN: "Only support NCW,
+    NCHW and NCDHW layout"), so the `twin` graph computes the same function with transposes
+    around a channels-first Convolution, with the same argument names and shapes."""
+    if not twin:
+        return mx.sym.Convolution(x, layout="NHWC", name=name, **kw)
+    w = mx.sym.transpose(mx.sym.Variable(name + "_weight"), axes=(0, 3, 1, 2))
+    b = None if kw.get("no_bias") else mx.sym.Variable(name + "_bias")
+    y = mx.sym.Convolution(mx.sym.transpose(x, axes=(0, 3, 1, 2)), weight=w, bias=b, name=name, **kw)
+    return mx.sym.transpose(y, axes=(0, 2, 3, 1))
+
+
+def nhwc(twin=False):
+    """Channels-last layouts: NHWC Convolution, grouped and strided, BatchNorm on axis 3, NHWC
+    max/avg Pooling (MXNet runs these on a CPU) and global pooling."""
+    x = mx.sym.Variable("data")
+    c1 = nhwc_conv(x, "conv1", twin, kernel=(3, 3), pad=(1, 1), num_filter=8)
+    b = mx.sym.BatchNorm(c1, axis=3, fix_gamma=False, eps=1e-3, name="bn")
+    a = mx.sym.Activation(b, act_type="relu")
+    c2 = nhwc_conv(a, "conv2", twin, kernel=(3, 3), stride=(2, 2), pad=(1, 1), num_filter=8, num_group=2,
+                   no_bias=True)
+    p1 = mx.sym.Pooling(c2, kernel=(3, 3), stride=(2, 2), pad=(1, 1), pool_type="max", layout="NHWC", name="maxpool")
+    p2 = mx.sym.Pooling(c2, kernel=(3, 3), stride=(2, 2), pad=(1, 1), pool_type="avg", layout="NHWC",
+                        name="avgpool")
+    g = mx.sym.Pooling(p1 + p2, global_pool=True, pool_type="avg", kernel=(1, 1), layout="NHWC", name="gpool")
+    y = mx.sym.FullyConnected(mx.sym.flatten(g), num_hidden=5, name="fc")
+    return y, {"data": (2, 9, 10, 3)}
+
+
 def gluon(name, builder, shape):
     def make():
         net = builder(classes=10)
@@ -98,8 +128,10 @@ def random_params(sym, shapes):
     return params
 
 
-def run_model(name, sym, shapes, params):
-    """Writes OUT/name: the files a user would have, and the reference results."""
+def run_model(name, sym, shapes, params, run_sym=None):
+    """Writes OUT/name: the files a user would have (`sym`), and the reference results, computed
+    by `run_sym` (an equivalent graph MXNet can run) when given."""
+    run_sym = sym if run_sym is None else run_sym
     d = os.path.join(OUT, name)
     os.makedirs(d, exist_ok=True)
     # gluon's fresh BatchNorm statistics are 0/1: make them informative for the inference check
@@ -112,8 +144,8 @@ def run_model(name, sym, shapes, params):
     inputs = {}
     for n, s in shapes.items():
         inputs[n] = RNG.randint(0, 10, s).astype(np.float32) if n.endswith("label") else RNG.normal(size=s).astype(np.float32)
-    exe = sym.simple_bind(mx.cpu(), grad_req={n: ("null" if n.endswith("label") else "write")
-                                             for n in sym.list_arguments()}, **shapes)
+    exe = run_sym.simple_bind(mx.cpu(), grad_req={n: ("null" if n.endswith("label") else "write")
+                                                 for n in run_sym.list_arguments()}, **shapes)
     for k, v in params.items():
         kind, n = k.split(":", 1)
         (exe.arg_dict if kind == "arg" else exe.aux_dict)[n][:] = v
@@ -193,10 +225,11 @@ def main():
     OUT = sys.argv[1] if len(sys.argv) > 1 else "build/mxnet_refs"
     os.makedirs(OUT, exist_ok=True)
     manifest = {"mxnet": mx.__version__, "numpy": np.__version__, "models": {}}
-    symbolic = {"mlp": mlp, "lenet": lenet, "mixed": mixed}
+    symbolic = {"mlp": mlp, "lenet": lenet, "mixed": mixed, "nhwc": nhwc}
     for name, build in symbolic.items():
         sym, shapes = build()
-        manifest["models"][name] = run_model(name, sym, shapes, random_params(sym, shapes))
+        run_sym = build(twin=True)[0] if name == "nhwc" else None
+        manifest["models"][name] = run_model(name, sym, shapes, random_params(sym, shapes), run_sym)
         print("reference:", name, manifest["models"][name], flush=True)
     for name, builder in (("resnet18_v1", vision.resnet18_v1), ("resnet50_v1", vision.resnet50_v1)):
         sym, shapes, params = gluon(name, builder, (2, 3, 64, 64))()

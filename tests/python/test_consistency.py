@@ -27,3 +27,12 @@ def test_the_reference_is_the_most_precise_binding():
     x = mx.sym.var("data")
     outs = check_consistency(x * 3, specs("float16", "float64"))
     np.testing.assert_allclose(outs[0][0], outs[1][0], rtol=1e-3)
+
+
+def test_numeric_grad_perturbs_non_contiguous_arrays():
+    """A transposed view must be perturbed in place (reshape(-1) would silently copy it and
+    report a zero gradient, passing any gradient check whose symbolic side is zero too)."""
+    base = np.arange(12.0).reshape(3, 4)
+    view = base.T  # not contiguous
+    grad = mx.test_utils.numeric_grad(lambda: float((base ** 2).sum()), view, 1e-4)
+    np.testing.assert_allclose(grad, 2 * view, rtol=1e-6)

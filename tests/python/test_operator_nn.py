@@ -126,6 +126,73 @@ def test_convolution_shape_errors():
     assert s.infer_shape(x=(1, 3, 5, 5))[1] == [(1, 2, 3, 3)]
 
 
+def to_last(a):
+    """(N, C, spatial...) -> (N, spatial..., C); also (O, I, kernel...) -> (O, kernel..., I)."""
+    return np.moveaxis(a, 1, -1)
+
+
+def to_first(a):
+    return np.moveaxis(a, -1, 1)
+
+
+LAYOUTS = {1: "NWC", 2: "NHWC", 3: "NDHWC"}
+
+
+@pytest.mark.parametrize("case", CONV_CASES, ids=lambda c: "x%s_k%s" % (c["x"], c["kernel"]))
+def test_convolution_channels_last_layout(case):
+    """layout='NHWC' (MXNet's names): data (N, H, W, C), weights (O, kh, kw, C/g), output
+    (N, oh, ow, O); the same numbers as the channels-first op, transposed."""
+    case = dict(case)
+    xs = case.pop("x")
+    nsp = len(xs) - 2
+    groups = case.get("num_group", 1)
+    w = randn(case["num_filter"], xs[1] // groups, *case["kernel"])
+    b = None if case.get("no_bias") else randn(case["num_filter"])
+    x = randn(*xs)
+    ref = np_conv(x, w, b, case.get("stride", (1,) * nsp), case.get("pad", (0,) * nsp),
+                  case.get("dilate", (1,) * nsp), groups)
+    sym = mx.sym.Convolution(mx.sym.var("x"), name="c", layout=LAYOUTS[nsp], **case)
+    loc = {"x": to_last(x), "c_weight": to_last(w)}
+    if b is not None:
+        loc["c_bias"] = b
+    args, outs, _ = sym.infer_shape(x=loc["x"].shape)
+    assert args[1] == loc["c_weight"].shape and outs[0] == to_last(ref).shape
+    check_symbolic_forward(sym, loc, [to_last(ref)], rtol=1e-4, atol=1e-4)
+    check_symbolic_forward(sym, loc, [to_last(ref)], rtol=1e-10, atol=1e-10, dtype=np.float64)
+    check_numeric_gradient(sym, loc, rtol=1e-5, atol=1e-7)
+    check_add_req(sym, loc, [mx.nd.array(randn(*outs[0]), dtype="float64")])
+    check_16bit(sym, loc, rtol_f16=3e-3, rtol_bf16=3e-2)
+
+
+def test_convolution_channels_last_gradients_match_channels_first():
+    """float32 (oneDNN, nhwc/ohwi memory) gradients against the channels-first op's."""
+    x, w, b, og = randn(3, 8, 7, 7), randn(6, 4, 3, 3), randn(6), randn(3, 6, 4, 4)
+    kw = dict(kernel=(3, 3), num_filter=6, stride=(2, 2), pad=(1, 1), num_group=2, name="c")
+    grads = []
+    for layout, conv in (("NCHW", lambda a: a), ("NHWC", to_last)):
+        sym = mx.sym.Convolution(mx.sym.var("x"), layout=layout, **kw)
+        exe = sym.simple_bind(mx.cpu(), x=conv(x).shape)
+        exe.arg_dict["x"][:] = conv(x)
+        exe.arg_dict["c_weight"][:] = conv(w)
+        exe.arg_dict["c_bias"][:] = b
+        exe.forward(is_train=True)
+        exe.backward([mx.nd.array(conv(og))])
+        back = (lambda a: a) if layout == "NCHW" else to_first
+        grads.append({k: (v.asnumpy() if k == "c_bias" else back(v.asnumpy())) for k, v in exe.grad_dict.items()})
+    for k in grads[0]:
+        assert_almost_equal(grads[1][k], grads[0][k], rtol=1e-5, atol=1e-5, names=("NHWC", "NCHW"))
+
+
+def test_convolution_layout_errors():
+    x = mx.sym.var("x")
+    with pytest.raises(mx.MXNetError, match="layout NHWC does not fit a 1-D convolution"):
+        mx.sym.Convolution(x, kernel=(3,), num_filter=2, layout="NHWC").infer_shape(x=(1, 5, 3))
+    with pytest.raises(mx.MXNetError, match=r"needs data of 4 dims \(N, spatial..., C\)"):
+        mx.sym.Convolution(x, kernel=(3, 3), num_filter=2, layout="NHWC").infer_shape(x=(1, 5, 3))
+    with pytest.raises(mx.MXNetError, match="Pooling layout NCHW does not fit data with 1 spatial dims"):
+        mx.sym.Pooling(x, kernel=(3,), layout="NCHW").infer_shape(x=(1, 5, 3))
+
+
 # ---- BatchNorm ----------------------------------------------------------------------------------
 def np_bn(x, gamma, beta, mean, var, eps, axis=1):
     shape = [1] * x.ndim
@@ -237,6 +304,31 @@ def test_pooling(case):
     check_numeric_gradient(sym, {"x": x})
     check_add_req(sym, {"x": x}, [mx.nd.array(randn(*ref.shape), dtype="float64")])
     check_16bit(sym, {"x": x})
+
+
+@pytest.mark.parametrize("case", POOL_CASES, ids=str)
+def test_pooling_channels_last_layout(case):
+    x = randn(2, 3, 7, 8)
+    sym = mx.sym.Pooling(mx.sym.var("x"), layout="NHWC", **case)
+    ref = np_pool(x, case["kernel"], case["stride"], case.get("pad", (0, 0)), case["pool_type"],
+                  case.get("pooling_convention", "valid"), case.get("count_include_pad", True))
+    loc = {"x": to_last(x)}
+    check_symbolic_forward(sym, loc, [to_last(ref)], rtol=1e-5, atol=1e-6)
+    check_symbolic_forward(sym, loc, [to_last(ref)], rtol=1e-12, atol=1e-12, dtype=np.float64)
+    check_numeric_gradient(sym, loc)
+    check_add_req(sym, loc, [mx.nd.array(randn(*to_last(ref).shape), dtype="float64")])
+    check_16bit(sym, loc)
+
+
+def test_channels_last_global_pooling_1d_and_3d():
+    for shape, layout in (((2, 5, 7), "NWC"), ((2, 3, 4, 5, 6), "NDHWC")):
+        x = randn(*shape)  # channels last
+        axes = tuple(range(1, len(shape) - 1))
+        for pool_type, ref in (("avg", x.mean(axis=axes, keepdims=True)), ("max", x.max(axis=axes, keepdims=True))):
+            sym = mx.sym.Pooling(mx.sym.var("x"), global_pool=True, pool_type=pool_type,
+                                 kernel=(1,) * len(axes), layout=layout)
+            check_symbolic_forward(sym, {"x": x}, [ref], rtol=1e-5, atol=1e-6)
+            check_numeric_gradient(sym, {"x": x})
 
 
 def test_global_pooling():

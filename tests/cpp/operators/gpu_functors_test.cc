@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "operators/nn/leaky_relu.h"
+#include "operators/nn/pooling_kernels.h"
 #include "operators/optimizer/multi_sgd.h"
 #include "symnet/imperative.h"
 #include "symnet/ndarray.h"
@@ -97,6 +98,44 @@ TEST(GPUFunctors, BatchedMultiSGDMatchesOneWeightAtATime) {
     for (int64_t i = 0; i < sizes[t]; ++i) {
       EXPECT_NEAR(w[t][i], w_ref[t][i], 1e-6) << t << " " << i;
       EXPECT_NEAR(m[t][i], m_ref[t][i], 1e-6) << t << " " << i;
+    }
+  }
+}
+
+TEST(GPUFunctors, PoolingKernelsMatchTheCPUOperatorInBothLayouts) {
+  const std::vector<std::map<std::string, std::string>> cases{
+      {{"kernel", "(3, 3)"}, {"stride", "(2, 2)"}, {"pad", "(1, 1)"}, {"pool_type", "max"}},
+      {{"kernel", "(3, 3)"}, {"stride", "(2, 2)"}, {"pad", "(1, 1)"}, {"pool_type", "avg"},
+       {"count_include_pad", "False"}},
+      {{"kernel", "(2, 3)"}, {"stride", "(2, 1)"}, {"pool_type", "sum"}, {"pooling_convention", "full"}},
+      {{"kernel", "(1, 1)"}, {"global_pool", "True"}, {"pool_type", "avg"}}};
+  const Shape first{2, 3, 7, 6}, last{2, 7, 6, 3};  // one tensor, channels-first or channels-last
+  for (const auto& base : cases) {
+    for (bool cl : {false, true}) {
+      auto params = base;
+      params["layout"] = cl ? "NHWC" : "NCHW";
+      PoolingParam p;
+      p.Init(params);
+      NDArray x = Ramp(cl ? last : first, 1.3f);
+      const NDArray y = Invoke("Pooling", params, {x})[0];
+      NDArray dy = Ramp(y.shape(), 0.6f);
+      NDArray dx({x.shape()});
+      NodeAttrs attrs;  // the CPU backward called directly (backward ops have no shape rule)
+      attrs.op = Op::Get("_backward_Pooling");
+      attrs.dict = params;
+      ParamParser<PoolingParam>(&attrs);
+      (*attrs.op->attr<FCompute>("FCompute<cpu>"))(attrs, OpContext(), {dy.data(), x.data(), y.data()}, {kWriteTo},
+                                                  {dx.data()});
+      const PoolGeo g = MakeGeo(p, first);
+      NDArray y2({y.shape()}), dx2({x.shape()});
+      Kernel<PoolForwardKernel<kWriteTo>, cpu>::Launch(y.Size(), static_cast<const float*>(x.dptr()),
+                                                       static_cast<float*>(y2.dptr()), g, p.pool_type, IncludePad(p), cl);
+      Kernel<PoolBackwardKernel<kWriteTo>, cpu>::Launch(x.Size(), static_cast<const float*>(dy.dptr()),
+                                                        static_cast<const float*>(x.dptr()),
+                                                        static_cast<const float*>(y.dptr()),
+                                                        static_cast<float*>(dx2.dptr()), g, p.pool_type, IncludePad(p), cl);
+      for (int64_t i = 0; i < y.Size(); ++i) ASSERT_NEAR(y2.GetDouble(i), y.GetDouble(i), 1e-6) << params["pool_type"] << cl << " y " << i;
+      for (int64_t i = 0; i < x.Size(); ++i) ASSERT_NEAR(dx2.GetDouble(i), dx.GetDouble(i), 1e-6) << params["pool_type"] << cl << " dx " << i;
     }
   }
 }

@@ -38,6 +38,18 @@ def test_convolution_gpu_matches_cpu(kernel, stride, pad, groups, dilate, no_bia
     check_consistency(sym, both(data=data))
 
 
+@pytest.mark.parametrize("layout,data,kernel,groups", [
+    ("NHWC", (2, 9, 10, 4), (3, 3), 1), ("NHWC", (2, 9, 10, 4), (3, 3), 2), ("NWC", (2, 9, 4), (3,), 1),
+    ("NDHWC", (1, 4, 5, 6, 4), (3, 3, 3), 1),
+])
+@pytest.mark.parametrize("no_bias", [True, False])
+def test_channels_last_convolution_gpu_matches_cpu(layout, data, kernel, groups, no_bias):
+    """cuDNN with NHWC tensors and KRSC filters against the CPU's channels-last convolution."""
+    sym = mx.sym.Convolution(mx.sym.var("data"), kernel=kernel, stride=(2,) * len(kernel), pad=(1,) * len(kernel),
+                             num_group=groups, num_filter=6, no_bias=no_bias, layout=layout, name="conv")
+    check_consistency(sym, both(data=data))
+
+
 @pytest.mark.parametrize("fix_gamma", [True, False])
 @pytest.mark.parametrize("use_global_stats", [True, False])
 @pytest.mark.parametrize("axis", [1, -1])
@@ -70,6 +82,17 @@ def test_pooling_gpu_matches_cpu(pool_type, convention, kernel, stride, pad):
     sym = mx.sym.Pooling(mx.sym.var("data"), kernel=kernel, stride=stride, pad=pad, pool_type=pool_type,
                          pooling_convention=convention, name="pool")
     check_consistency(sym, both(data=data))
+
+
+@pytest.mark.parametrize("pool_type", ["max", "avg", "sum"])
+@pytest.mark.parametrize("layout,data,kernel", [("NHWC", (2, 9, 8, 3), (3, 3)), ("NWC", (2, 9, 3), (3,)),
+                                                ("NDHWC", (1, 5, 6, 7, 3), (2, 3, 3))])
+def test_channels_last_pooling_gpu_matches_cpu(pool_type, layout, data, kernel):
+    sym = mx.sym.Pooling(mx.sym.var("data"), kernel=kernel, stride=(2,) * len(kernel), pad=(1,) * len(kernel),
+                         pool_type=pool_type, layout=layout, name="pool")
+    check_consistency(sym, both(data=data))
+    check_consistency(mx.sym.Pooling(mx.sym.var("data"), global_pool=True, kernel=(1,) * len(kernel),
+                                     pool_type=pool_type, layout=layout), both(data=data))
 
 
 @pytest.mark.parametrize("count_include_pad", [True, False])
