@@ -41,12 +41,21 @@ std::vector<NodeEntry> Gradient(const std::vector<NodeEntry>& ys, const std::vec
                                 const std::vector<NodeEntry>& ys_grads);
 
 /*!
- * \brief Chooses each entry's memory layout (see plan_layout.cc): channels-last for activations
- *  in regions of ops that support it, when some op prefers it and no entry of the region is
- *  pinned (pinned: must stay in the default layout, e.g. arguments and graph outputs).
+ * \brief What a layout plan is for. kCPU: oneDNN's fastest formats (nChw16c where channels allow,
+ *  else channels-last), for every op that prefers them. kGPU: channels-last only, and only
+ *  where a 16-bit op prefers it (cuDNN's tensor-core kernels want NHWC; float32 graphs keep
+ *  NCHW, which cuDNN's FMA kernels handle as well).
+ */
+enum class LayoutTarget { kCPU, kGPU };
+
+/*!
+ * \brief Chooses each entry's memory layout (see plan_layout.cc): a non-default layout for
+ *  activations in regions of ops that support it, when some op prefers it and no entry of the
+ *  region is pinned (pinned: must stay in the default layout, e.g. arguments and graph outputs).
  */
 std::vector<Layout> PlanLayout(const IndexedGraph& g, const std::vector<Shape>& shapes,
-                               const std::vector<DType>& types, const std::vector<bool>& pinned);
+                               const std::vector<DType>& types, const std::vector<bool>& pinned,
+                               LayoutTarget target = LayoutTarget::kCPU);
 
 /*!
  * \brief Rewrites the graph in place with `_convert_layout` copies where a channels-last region

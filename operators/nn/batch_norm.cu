@@ -162,8 +162,16 @@ struct ChannelDims {
   int64_t outer, c, inner;
 };
 
-ChannelDims Dims(const BatchNormParam& p, const Shape& s) {
+/*! \brief x seen as (outer, C, inner) in memory order; channels-last data (the GPU layout plan)
+ *  is (N * spatial, C, 1). */
+ChannelDims Dims(const BatchNormParam& p, const TBlob& x) {
+  const Shape& s = x.shape_;
   const int a = ChannelAxis(p, s.ndim());
+  if (x.channels_last()) {
+    SYMNET_CHECK_EQ(a, 1) << "channels-last BatchNorm data must normalize axis 1";
+    return {s.Size() / s[1], s[1], 1};
+  }
+  SYMNET_CHECK(!x.blocked16()) << "GPU BatchNorm: no nChw16c layout";
   return {s.ProdRange(0, a), s[a], s.ProdRange(a + 1, s.ndim())};
 }
 
@@ -172,7 +180,7 @@ void BNForwardGPU(const NodeAttrs& attrs, const OpContext& ctx, const std::vecto
   const BatchNormParam& p = Param<BatchNormParam>(attrs);
   const TBlob& x = in[kData];
   const bool batch_stats = ctx.is_train && !p.use_global_stats;
-  const ChannelDims d = Dims(p, x.shape_);
+  const ChannelDims d = Dims(p, x);
   const BNView v{d.c, d.inner, p.eps, p.fix_gamma};
   if (!batch_stats) {  // normalize with the moving statistics, reported as mean/var outputs
     cuda::CopyBytes(out[1].dptr_, out[1].dev_, in[kMovingMean].dptr_, in[kMovingMean].dev_, out[1].Bytes());
@@ -205,7 +213,7 @@ void BNBackwardGPU(const NodeAttrs& attrs, const OpContext& ctx, const std::vect
   const BatchNormParam& p = Param<BatchNormParam>(attrs);
   const TBlob &dy = in[0], &x = in[1];
   const bool batch_stats = !p.use_global_stats;
-  const ChannelDims d = Dims(p, x.shape_);
+  const ChannelDims d = Dims(p, x);
   const BNView v{d.c, d.inner, p.eps, p.fix_gamma};
   double* sums = static_cast<double*>(cuda::Workspace(ctx.dev.id, static_cast<size_t>(2 * d.c) * sizeof(double)));
   SYMNET_FLOAT_TYPE_SWITCH(x.dtype_, T, {

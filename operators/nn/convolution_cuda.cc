@@ -1,5 +1,10 @@
-/*! \brief Convolution on a GPU: cuDNN (operators/cudnn/), one descriptor set per call site. */
+/*!
+ * \brief Convolution on a GPU: cuDNN (operators/cudnn/), one descriptor set per call site, NCHW
+ *  or NHWC (a channels-last `layout`, or the GPU layout plan of 16-bit graphs).
+ */
 #include "../cudnn/cudnn_convolution.h"
+#include "../tensor/channel_copy.h"
+#include "src/cuda/cuda_common.h"
 #include "convolution.h"
 
 namespace symnet {
@@ -11,12 +16,9 @@ struct CudnnConvState : public OpState {
   std::unique_ptr<cudnn::Convolution> conv;
 };
 
-cudnn::Convolution& GetConv(const OpContext& ctx, const ConvGeometry& g, DType t, const TBlob& x,
-                            const TBlob& w, const TBlob& y) {
+cudnn::Convolution& GetConv(const OpContext& ctx, const ConvGeometry& g, DType t, bool channels_last) {
   cudnn::ConvLayouts l;
-  l.x = x.channels_last();
-  l.w = w.channels_last();
-  l.y = y.channels_last();
+  l.x = l.w = l.y = channels_last;
   auto& st = ctx.GetState<CudnnConvState>(
       [&] {
         auto* s = new CudnnConvState();
@@ -27,13 +29,71 @@ cudnn::Convolution& GetConv(const OpContext& ctx, const ConvGeometry& g, DType t
   return *st.conv;
 }
 
+/*!
+ * \brief cuDNN runs with every operand in one memory order: the output's (forward) or the
+ *  incoming gradient's (backward), NCHW for float64. Operands stored otherwise -- NCHW filters of an NHWC
+ *  convolution in the GPU layout plan, the NCHW data of the first convolution of an NHWC
+ *  region -- are copied into LayoutScratch, and gradients computed there are copied back.
+ */
+class OneOrder {
+ public:
+  OneOrder(int dev, bool channels_last) : dev_(dev), last_(channels_last) {}
+  /*! \brief Reserves scratch for `b` when it is stored in the other order. */
+  void Plan(const TBlob& b) {
+    offsets_.push_back(b.channels_last() != last_ ? total_ : kNone);
+    if (b.channels_last() != last_) total_ += (b.Bytes() + 255) / 256 * 256;
+  }
+  /*! \brief After every Plan: where operand k lives in the common order (copied there if needed). */
+  const void* Input(size_t k, const TBlob& b) {
+    if (offsets_[k] == kNone) return b.dptr_;
+    void* dst = Base() + offsets_[k];
+    const ChannelDims3 d = ChannelDimsOf(b.shape_);
+    CopyChannelsGPU(b.dptr_, b.channels_last(), dst, last_, b.dtype_, d.outer, d.c, d.s, kWriteTo);
+    return dst;
+  }
+  /*! \brief Where to compute output operand k. */
+  void* Output(size_t k, const TBlob& b) { return offsets_[k] == kNone ? b.dptr_ : Base() + offsets_[k]; }
+  /*! \brief The request cuDNN gets for output k: a scratch result is written, then committed. */
+  OpReqType Req(size_t k, OpReqType r) const { return offsets_[k] == kNone || r == kNullOp ? r : kWriteTo; }
+  /*! \brief Copies a scratch result of output k into `b` with the caller's request. */
+  void Commit(size_t k, const TBlob& b, OpReqType r) {
+    if (offsets_[k] == kNone || r == kNullOp) return;
+    const ChannelDims3 d = ChannelDimsOf(b.shape_);
+    CopyChannelsGPU(Base() + offsets_[k], last_, b.dptr_, b.channels_last(), b.dtype_, d.outer, d.c, d.s, r);
+  }
+
+ private:
+  static constexpr size_t kNone = ~size_t(0);
+  char* Base() {
+    if (!base_) base_ = static_cast<char*>(cuda::LayoutScratch(dev_, total_));
+    return base_;
+  }
+  int dev_;
+  bool last_;
+  size_t total_ = 0;
+  std::vector<size_t> offsets_;
+  char* base_ = nullptr;
+};
+
+/*! \brief cuDNN runs NHWC when `b` (the output, or the incoming gradient) is stored so, except
+ *  in float64, which its NHWC kernels do not cover. */
+bool RunChannelsLast(const TBlob& b) { return b.channels_last() && b.dtype_ != DType::kFloat64; }
+
 void ConvForwardGPU(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& given_in,
                     const std::vector<OpReqType>& req, const std::vector<TBlob>& given_out) {
   const ConvolutionParam& p = Param<ConvolutionParam>(attrs);
   const ConvGeometry g = MakeConvGeometry(p, given_in[0].shape_);
   const std::vector<TBlob> in = ConvViews(p, given_in), out = ConvViews(p, given_out);
-  GetConv(ctx, g, in[0].dtype_, in[0], in[1], out[0])
-      .Forward(in[0].dptr_, in[1].dptr_, p.no_bias ? nullptr : in[2].dptr_, out[0].dptr_, req[0]);
+  const bool last = RunChannelsLast(out[0]);
+  OneOrder order(ctx.dev.id, last);
+  order.Plan(in[0]);
+  order.Plan(in[1]);
+  order.Plan(out[0]);
+  const void* x = order.Input(0, in[0]);
+  const void* w = order.Input(1, in[1]);
+  GetConv(ctx, g, in[0].dtype_, last)
+      .Forward(x, w, p.no_bias ? nullptr : in[2].dptr_, order.Output(2, out[0]), order.Req(2, req[0]));
+  order.Commit(2, out[0], req[0]);
 }
 
 /*! \brief Inputs (dy, x, w); outputs (dx, dw[, db]). */
@@ -42,11 +102,23 @@ void ConvBackwardGPU(const NodeAttrs& attrs, const OpContext& ctx, const std::ve
   const ConvolutionParam& p = Param<ConvolutionParam>(attrs);
   const ConvGeometry g = MakeConvGeometry(p, given_in[1].shape_);
   const std::vector<TBlob> in = ConvViews(p, given_in), out = ConvViews(p, given_out);
-  SYMNET_CHECK(in[1].channels_last() == out[0].channels_last() && in[2].channels_last() == out[1].channels_last())
-      << "GPU convolution backward: each gradient must be stored like its input";
-  GetConv(ctx, g, in[1].dtype_, in[1], in[2], in[0])
-      .Backward(in[0].dptr_, in[1].dptr_, in[2].dptr_, out[0].dptr_, out[1].dptr_,
-                p.no_bias ? nullptr : out[2].dptr_, req);
+  const bool last = RunChannelsLast(in[0]);
+  OneOrder order(ctx.dev.id, last);
+  order.Plan(in[0]);   // 0: dy
+  order.Plan(in[1]);   // 1: x
+  order.Plan(in[2]);   // 2: w
+  order.Plan(out[0]);  // 3: dx
+  order.Plan(out[1]);  // 4: dw
+  const void* dy = order.Input(0, in[0]);
+  const void* x = order.Input(1, in[1]);
+  const void* w = order.Input(2, in[2]);
+  std::vector<OpReqType> r = req;
+  r[0] = order.Req(3, req[0]);
+  r[1] = order.Req(4, req[1]);
+  GetConv(ctx, g, in[1].dtype_, last)
+      .Backward(dy, x, w, order.Output(3, out[0]), order.Output(4, out[1]), p.no_bias ? nullptr : out[2].dptr_, r);
+  order.Commit(3, out[0], req[0]);
+  order.Commit(4, out[1], req[1]);
 }
 
 }  // namespace

@@ -52,6 +52,8 @@ struct DeviceResources {
   cudnnHandle_t dnn = nullptr;       // bound to `stream`
   void* workspace = nullptr;         // library scratch space, grown on demand
   size_t workspace_bytes = 0;
+  void* layout_scratch = nullptr;    // operands copied into another memory order (LayoutScratch)
+  size_t layout_scratch_bytes = 0;
   void* staging = nullptr;           // pinned host memory for host <-> device copies
   size_t staging_bytes = 0;
   std::mutex staging_mutex;          // host threads copying to this device take turns
@@ -72,6 +74,12 @@ cudaStream_t CurrentStream();
  *  the stream first.
  */
 void* Workspace(int dev, size_t bytes);
+/*!
+ * \brief At least `bytes` of scratch memory on `dev` for operands an op copies into another
+ *  memory order (e.g. NCHW filters for an NHWC convolution). Separate from Workspace because
+ *  the library call that follows takes its own workspace; same lifetime rules.
+ */
+void* LayoutScratch(int dev, size_t bytes);
 /*! \brief At least `bytes` of pinned host memory of `dev` (the caller synchronises before the
  *  next use). */
 void* Staging(int dev, size_t bytes);

@@ -135,6 +135,12 @@ void* Workspace(int dev, size_t bytes) {
   return r.workspace;
 }
 
+void* LayoutScratch(int dev, size_t bytes) {
+  DeviceResources& r = Resources(dev);
+  Grow(&r.layout_scratch, &r.layout_scratch_bytes, bytes, dev, false);
+  return r.layout_scratch;
+}
+
 void* Staging(int dev, size_t bytes) {
   DeviceResources& r = Resources(dev);
   Grow(&r.staging, &r.staging_bytes, bytes, dev, true);

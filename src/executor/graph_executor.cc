@@ -281,9 +281,9 @@ std::unique_ptr<Executor> Executor::Bind(const Symbol& symbol, Device dev,
     std::vector<bool> pinned(gp->num_entries(), false);
     for (uint32_t nid : gp->input_nodes()) pinned[gp->entry_id(nid, 0)] = true;
     for (size_t i = 0; i < gp->outputs().size(); ++i) pinned[gp->entry_id(gp->outputs()[i])] = true;
-    layouts = PlanLayout(*gp, shapes, types, pinned);
-    // the layout plan serves the CPU's oneDNN kernels; GPU kernels read the default layouts
-    if (!ChannelsLastEnabled() || dev.type == Device::kGPU) layouts.assign(layouts.size(), Layout::kDefault);
+    const bool gpu = dev.type == Device::kGPU;
+    layouts = PlanLayout(*gp, shapes, types, pinned, gpu ? LayoutTarget::kGPU : LayoutTarget::kCPU);
+    if (!ChannelsLastEnabled()) layouts.assign(layouts.size(), Layout::kDefault);
     if (round == 0 && InsertLayoutConversions(*gp, layouts) == 0) break;
   }
   const IndexedGraph& g = *gp;

@@ -7,10 +7,10 @@ import symnet as mx
 from symnet.test_utils import assert_almost_equal
 
 
-def run(net, shapes, dtype, channels_last, seed=0):
+def run(net, shapes, dtype, channels_last, seed=0, ctx=None):
     mx._core.Executor.set_channels_last_layouts(channels_last)
     try:
-        exe = net.simple_bind(mx.cpu(), type_dict={"data": dtype}, **shapes)
+        exe = net.simple_bind(ctx or mx.cpu(), type_dict={"data": dtype}, **shapes)
     finally:
         mx._core.Executor.set_channels_last_layouts(True)
     rng = np.random.RandomState(seed)
@@ -54,6 +54,12 @@ def test_planned_layouts_match_default_layout(dtype, rtol, width, marker):
     _, o2, g2, a2 = run(net, shapes, dtype, False)
     dbg = exe.debug_str()
     assert marker in dbg and "_convert_layout" in dbg
+    assert_same_results((o1, g1, a1), (o2, g2, a2), rtol)
+
+
+def assert_same_results(planned, default, rtol):
+    """Outputs, gradients and auxiliary states of a planned run against a default-layout run."""
+    (o1, g1, a1), (o2, g2, a2) = planned, default
     for a, b in zip(o1, o2):
         assert_almost_equal(a, b, rtol=rtol, atol=rtol * np.abs(b).max())
     for k in g2:

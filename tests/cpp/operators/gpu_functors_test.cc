@@ -9,6 +9,7 @@
 
 #include "operators/nn/leaky_relu.h"
 #include "operators/nn/pooling_kernels.h"
+#include "operators/tensor/channel_copy.h"
 #include "operators/optimizer/multi_sgd.h"
 #include "symnet/imperative.h"
 #include "symnet/ndarray.h"
@@ -140,6 +141,43 @@ TEST(GPUFunctors, PoolingKernelsMatchTheCPUOperatorInBothLayouts) {
   }
 }
 
+TEST(GPUFunctors, ChannelCopyMatchesTheCPULayoutConversion) {
+  // the CPU's _convert_layout (its transposing loops, on float64) is the reference
+  const Shape s{2, 5, 3, 4};
+  const int64_t n = s.Size();
+  std::vector<double> v(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) v[i] = std::sin(0.37 * static_cast<double>(i));
+  NDArray x = NDArray::FromBuffer(v.data(), s, DType::kFloat64, DType::kFloat64);
+  NodeAttrs attrs;
+  attrs.op = Op::Get("_convert_layout");
+  const FCompute convert = *attrs.op->attr<FCompute>("FCompute<cpu>");
+  for (bool to_last : {true, false}) {
+    NDArray src(s, Device::CPU(), DType::kFloat64), ref(s, Device::CPU(), DType::kFloat64),
+        got(s, Device::CPU(), DType::kFloat64);
+    TBlob sb = src.data(), rb = ref.data();
+    // the source: x in the layout converted from
+    if (to_last) {
+      std::copy(v.begin(), v.end(), static_cast<double*>(src.dptr()));
+    } else {
+      TBlob xb = x.data(), cl = sb;
+      cl.layout_ = Layout::kChannelsLast;
+      convert(attrs, OpContext(), {xb}, {kWriteTo}, {cl});
+    }
+    sb.layout_ = to_last ? Layout::kDefault : Layout::kChannelsLast;
+    rb.layout_ = to_last ? Layout::kChannelsLast : Layout::kDefault;
+    convert(attrs, OpContext(), {sb}, {kWriteTo}, {rb});
+    Kernel<ChannelCopyKernel<kWriteTo>, cpu>::Launch(n, static_cast<const double*>(src.dptr()),
+                                                     static_cast<double*>(got.dptr()), int64_t{5}, int64_t{12},
+                                                     !to_last, to_last);
+    for (int64_t i = 0; i < n; ++i) ASSERT_EQ(got.GetDouble(i), ref.GetDouble(i)) << to_last << " " << i;
+    // kAddTo accumulates
+    Kernel<ChannelCopyKernel<kAddTo>, cpu>::Launch(n, static_cast<const double*>(src.dptr()),
+                                                   static_cast<double*>(got.dptr()), int64_t{5}, int64_t{12},
+                                                   !to_last, to_last);
+    for (int64_t i = 0; i < n; ++i) ASSERT_EQ(got.GetDouble(i), 2 * ref.GetDouble(i)) << to_last << " " << i;
+  }
+}
+
 }  // namespace
 }  // namespace ops
 }  // namespace symnet
@@ -152,8 +190,7 @@ TEST(GPUKernels, EveryOpWithACPUKernelHasAGPUKernelInACUDABuild) {
   std::vector<std::string> missing;
   for (const auto& name : Op::ListNames()) {
     const Op* op = Op::Get(name);
-    // _convert_layout exists only for the CPU's layout plan, which GPUs do not use
-    if (name != "_convert_layout" && op->attr<FCompute>("FCompute<cpu>") && !op->attr<FCompute>("FCompute<gpu>"))
+    if (op->attr<FCompute>("FCompute<cpu>") && !op->attr<FCompute>("FCompute<gpu>"))
       missing.push_back(name);
   }
   EXPECT_TRUE(missing.empty()) << "ops without a GPU kernel (update docs/gpu.md): " << ::testing::PrintToString(missing);

@@ -1,0 +1,40 @@
+/*!
+ * \brief _convert_layout on a GPU (default <-> channels-last; GPUs never use nChw16c) and the
+ *  channel copies the GPU convolution uses to bring operands into one memory order.
+ */
+#include "../kernel_launch.cuh"
+#include "../operator_common.h"
+#include "channel_copy.h"
+
+namespace symnet {
+namespace ops {
+
+void CopyChannelsGPU(const void* src, bool src_last, void* dst, bool dst_last, DType t, int64_t outer,
+                     int64_t C, int64_t S, OpReqType req) {
+  if (req == kNullOp) return;
+  SYMNET_FLOAT_TYPE_SWITCH(t, T, {
+    SYMNET_REQ_SWITCH(req, Req, {
+      Kernel<ChannelCopyKernel<Req>, gpu>::Launch(outer * C * S, static_cast<const T*>(src), static_cast<T*>(dst), C,
+                                                  S, src_last, dst_last);
+    });
+  });
+}
+
+namespace {
+
+void ConvertLayoutGPU(const NodeAttrs&, const OpContext&, const std::vector<TBlob>& in,
+                      const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+  if (req[0] == kNullOp) return;
+  SYMNET_CHECK(req[0] != kAddTo) << "_convert_layout cannot accumulate";
+  const TBlob &x = in[0], &y = out[0];
+  SYMNET_CHECK(!x.blocked16() && !y.blocked16()) << "_convert_layout: GPUs have no nChw16c layout";
+  const ChannelDims3 d = ChannelDimsOf(x.shape_);
+  CopyChannelsGPU(x.dptr_, x.channels_last(), y.dptr_, y.channels_last(), x.dtype_, d.outer, d.c, d.s, kWriteTo);
+}
+
+}  // namespace
+
+SYMNET_REGISTER_OP(_convert_layout).set_attr<FCompute>("FCompute<gpu>", ConvertLayoutGPU);
+
+}  // namespace ops
+}  // namespace symnet
