@@ -36,6 +36,10 @@ class Convolution {
   void Backward(const void* dy, const void* x, const void* w, void* dx, void* dw, void* db,
                 const std::vector<OpReqType>& req);
 
+  /*! \brief Chooses the backward algorithms now (else on the first Backward); throws like the
+   *  constructor when cuDNN has none. */
+  void PrepareBackward();
+
   bool Matches(int dev, const ConvGeometry& g, DType dtype, ConvLayouts layouts) const;
 
  private:

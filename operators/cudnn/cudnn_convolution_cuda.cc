@@ -165,6 +165,11 @@ Convolution::~Convolution() {
   cudnnDestroyConvolutionDescriptor(m.conv);
 }
 
+void Convolution::PrepareBackward() {
+  cuda::SetDevice(impl_->dev);
+  impl_->ChooseBackward();
+}
+
 bool Convolution::Matches(int dev, const ConvGeometry& g, DType dtype, ConvLayouts layouts) const {
   return impl_->dev == dev && impl_->g == g && impl_->dtype == dtype && impl_->layouts == layouts;
 }

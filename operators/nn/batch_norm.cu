@@ -1,8 +1,9 @@
 /*!
  * \brief BatchNorm on a GPU with exactly the CPU's semantics (biased batch variance in the
  *  moving average, fix_gamma, use_global_stats, any channel axis): a grid of (channel, part)
- *  blocks reduces the statistics in double (about 1024 blocks in all, combined with double
- *  atomics), element-wise kernels normalize and form the gradients.
+ *  blocks -- (32-channel tile, part) for channels-last data -- reduces the statistics in double
+ *  (about 1024 blocks in all, combined with double atomics), element-wise kernels normalize and
+ *  form the gradients.
  *  (cuDNN's batch norm keeps an unbiased running variance, which would make GPU and CPU
  *  checkpoints differ, so it is not used.)
  */
@@ -34,22 +35,22 @@ __device__ void BlockSum2(double* a, double* b) {
 }
 
 /*!
- * \brief Partial per-channel sums of v and v^2 (v = x, or for the gradient dy and dy * xhat):
- *  block (c, part) sums rows part, part + parts, ... of channel c and adds its total to
- *  sums[2c], sums[2c+1] (double atomics; zeroed before). Rows are contiguous runs of `inner`
- *  elements, read without divisions when they are long enough.
+ * \brief The two per-channel sums one thread accumulates: v and v^2 (v = x) for the statistics,
+ *  or dy and dy * xhat for the gradient.
  */
 template <bool grad, typename T, typename P>
-__global__ void PartialSumsKernel(const T* x, const T* dy, int64_t outer, int64_t C, int64_t inner,
-                                  const P* mean, const P* var, double eps, double* sums) {
-  const int64_t c = blockIdx.x, part = blockIdx.y, parts = gridDim.y;
-  double m = 0, invstd = 0;
-  if (grad) {
-    m = static_cast<double>(mean[c]);
-    invstd = 1.0 / sqrt(static_cast<double>(var[c]) + eps);
+struct StatTerms {
+  const T* x;
+  const T* dy;
+  double m = 0, invstd = 0, a = 0, b = 0;
+  __device__ StatTerms(const T* x_, const T* dy_, const P* mean, const P* var, double eps, int64_t c)
+      : x(x_), dy(dy_) {
+    if (grad) {
+      m = static_cast<double>(mean[c]);
+      invstd = 1.0 / sqrt(static_cast<double>(var[c]) + eps);
+    }
   }
-  double a = 0, b = 0;
-  auto add = [&](int64_t k) {
+  __device__ void Add(int64_t k) {
     const double v = static_cast<AccType<T>>(x[k]);
     if (grad) {
       const double d = static_cast<AccType<T>>(dy[k]);
@@ -59,19 +60,67 @@ __global__ void PartialSumsKernel(const T* x, const T* dy, int64_t outer, int64_
       a += v;
       b += v * v;
     }
-  };
+  }
+};
+
+/*!
+ * \brief Partial per-channel sums (StatTerms) of channels-first data: block (c, part) sums rows
+ *  part, part + parts, ... of channel c and adds its total to sums[2c], sums[2c+1] (double
+ *  atomics; zeroed before). Rows are contiguous runs of `inner` elements, read without
+ *  divisions when they are long enough.
+ */
+template <bool grad, typename T, typename P>
+__global__ void PartialSumsKernel(const T* x, const T* dy, int64_t outer, int64_t C, int64_t inner,
+                                  const P* mean, const P* var, double eps, double* sums) {
+  const int64_t c = blockIdx.x, part = blockIdx.y, parts = gridDim.y;
+  StatTerms<grad, T, P> t(x, dy, mean, var, eps, c);
   if (inner >= 32) {
     for (int64_t o = part; o < outer; o += parts) {
       const int64_t base = (o * C + c) * inner;
-      for (int64_t i = threadIdx.x; i < inner; i += kBNThreads) add(base + i);
+      for (int64_t i = threadIdx.x; i < inner; i += kBNThreads) t.Add(base + i);
     }
   } else {
     const int64_t count = outer * inner;
     for (int64_t j = part * kBNThreads + threadIdx.x; j < count; j += parts * kBNThreads)
-      add(((j / inner) * C + c) * inner + j % inner);
+      t.Add(((j / inner) * C + c) * inner + j % inner);
   }
-  BlockSum2(&a, &b);
+  BlockSum2(&t.a, &t.b);
   if (threadIdx.x == 0) {
+    atomicAdd(&sums[2 * c], t.a);
+    atomicAdd(&sums[2 * c + 1], t.b);
+  }
+}
+
+/*! \brief Channels-last tiles: 32 neighbouring channels (one coalesced read per row) x 8 rows. */
+constexpr int kCLChannels = 32, kCLRows = 8;
+
+/*!
+ * \brief Partial per-channel sums of (rows, C) channels-last data: block (tile, part) covers
+ *  channels tile*32 ... +31 and rows part*8 + y, stepping by parts*8; its 8 row sums per channel
+ *  are combined in shared memory and added to sums with double atomics.
+ */
+template <bool grad, typename T, typename P>
+__global__ void ChannelsLastSumsKernel(const T* x, const T* dy, int64_t rows, int64_t C, const P* mean,
+                                       const P* var, double eps, double* sums) {
+  __shared__ double sa[kCLRows][kCLChannels], sb[kCLRows][kCLChannels];
+  const int64_t c = static_cast<int64_t>(blockIdx.x) * kCLChannels + threadIdx.x;
+  double a = 0, b = 0;
+  if (c < C) {
+    StatTerms<grad, T, P> t(x, dy, mean, var, eps, c);
+    for (int64_t r = static_cast<int64_t>(blockIdx.y) * kCLRows + threadIdx.y; r < rows;
+         r += static_cast<int64_t>(gridDim.y) * kCLRows)
+      t.Add(r * C + c);
+    a = t.a;
+    b = t.b;
+  }
+  sa[threadIdx.y][threadIdx.x] = a;
+  sb[threadIdx.y][threadIdx.x] = b;
+  __syncthreads();
+  if (threadIdx.y == 0 && c < C) {
+    for (int i = 1; i < kCLRows; ++i) {
+      a += sa[i][threadIdx.x];
+      b += sb[i][threadIdx.x];
+    }
     atomicAdd(&sums[2 * c], a);
     atomicAdd(&sums[2 * c + 1], b);
   }
@@ -83,6 +132,31 @@ unsigned PartsPerChannel(int64_t C, int64_t outer) {
   if (parts > outer) parts = outer;
   if (parts > 65535) parts = 65535;
   return static_cast<unsigned>(parts < 1 ? 1 : parts);
+}
+
+/*!
+ * \brief Zeroes sums[2C] and enqueues the partial-sum kernel that suits the data: channels-last
+ *  (inner == 1) reads rows of neighbouring channels, channels-first reads runs of one channel.
+ */
+template <bool grad, typename T, typename P>
+void LaunchPartialSums(int dev, const T* x, const T* dy, int64_t outer, int64_t C, int64_t inner, const P* mean,
+                       const P* var, double eps, double* sums) {
+  cuda::Memset(sums, 0, static_cast<size_t>(2 * C) * sizeof(double), dev);
+  if (inner == 1 && C > 1) {
+    const int64_t tiles = (C + kCLChannels - 1) / kCLChannels;
+    int64_t parts = (1024 + tiles - 1) / tiles;
+    const int64_t row_groups = (outer + kCLRows - 1) / kCLRows;
+    if (parts > row_groups) parts = row_groups;
+    if (parts > 65535) parts = 65535;
+    const dim3 grid(static_cast<unsigned>(tiles), static_cast<unsigned>(parts < 1 ? 1 : parts));
+    ChannelsLastSumsKernel<grad, T, P><<<grid, dim3(kCLChannels, kCLRows), 0, cuda::CurrentStream()>>>(
+        x, dy, outer, C, mean, var, eps, sums);
+  } else {
+    const dim3 grid(static_cast<unsigned>(C), PartsPerChannel(C, outer));
+    PartialSumsKernel<grad, T, P><<<grid, kBNThreads, 0, cuda::CurrentStream()>>>(x, dy, outer, C, inner, mean, var,
+                                                                                  eps, sums);
+  }
+  cuda::CheckLaunch(grad ? "BatchNorm gradient statistics" : "BatchNorm statistics");
 }
 
 /*! \brief Channel c: batch mean and biased variance from the sums; then the moving averages. */
@@ -190,12 +264,8 @@ void BNForwardGPU(const NodeAttrs& attrs, const OpContext& ctx, const std::vecto
     using P = typename std::conditional<std::is_same<T, double>::value, double, float>::type;
     if (batch_stats && d.c > 0) {
       double* sums = static_cast<double*>(cuda::Workspace(ctx.dev.id, static_cast<size_t>(2 * d.c) * sizeof(double)));
-      cuda::Memset(sums, 0, static_cast<size_t>(2 * d.c) * sizeof(double), ctx.dev.id);
-      const dim3 grid(static_cast<unsigned>(d.c), PartsPerChannel(d.c, d.outer));
-      PartialSumsKernel<false, T, P><<<grid, kBNThreads, 0, cuda::CurrentStream()>>>(
-          x.dptr<T>(), static_cast<const T*>(nullptr), d.outer, d.c, d.inner, static_cast<const P*>(nullptr),
-          static_cast<const P*>(nullptr), 0.0, sums);
-      cuda::CheckLaunch("BatchNorm statistics");
+      LaunchPartialSums<false, T, P>(ctx.dev.id, x.dptr<T>(), static_cast<const T*>(nullptr), d.outer, d.c, d.inner,
+                                     static_cast<const P*>(nullptr), static_cast<const P*>(nullptr), 0.0, sums);
       Kernel<FinishStats, gpu>::Launch(d.c, static_cast<const double*>(sums), static_cast<double>(d.outer * d.inner),
                                        out[1].dptr<P>(), out[2].dptr<P>(), in[kMovingMean].dptr<P>(),
                                        in[kMovingVar].dptr<P>(), static_cast<P>(p.momentum));
@@ -219,11 +289,8 @@ void BNBackwardGPU(const NodeAttrs& attrs, const OpContext& ctx, const std::vect
   SYMNET_FLOAT_TYPE_SWITCH(x.dtype_, T, {
     using P = typename std::conditional<std::is_same<T, double>::value, double, float>::type;
     if (d.c > 0) {
-      cuda::Memset(sums, 0, static_cast<size_t>(2 * d.c) * sizeof(double), ctx.dev.id);
-      const dim3 grid(static_cast<unsigned>(d.c), PartsPerChannel(d.c, d.outer));
-      PartialSumsKernel<true, T, P><<<grid, kBNThreads, 0, cuda::CurrentStream()>>>(
-          x.dptr<T>(), dy.dptr<T>(), d.outer, d.c, d.inner, in[3].dptr<P>(), in[4].dptr<P>(), p.eps, sums);
-      cuda::CheckLaunch("BatchNorm gradient statistics");
+      LaunchPartialSums<true, T, P>(ctx.dev.id, x.dptr<T>(), dy.dptr<T>(), d.outer, d.c, d.inner, in[3].dptr<P>(),
+                                    in[4].dptr<P>(), p.eps, sums);
       Kernel<FinishGradStats, gpu>::Launch(d.c, static_cast<const double*>(sums), p.fix_gamma, out[1].dptr<P>(),
                                            out[2].dptr<P>(), req[1], req[2]);
     }

@@ -14,18 +14,46 @@ namespace {
 
 struct CudnnConvState : public OpState {
   std::unique_ptr<cudnn::Convolution> conv;
+  bool want_last = false;  // what the call site asked for
+  bool last = false;       // what it runs: NCHW when cuDNN had no NHWC algorithm
 };
 
-cudnn::Convolution& GetConv(const OpContext& ctx, const ConvGeometry& g, DType t, bool channels_last) {
+std::unique_ptr<cudnn::Convolution> MakeConv(const OpContext& ctx, const ConvGeometry& g, DType t, bool last,
+                                             bool backward) {
   cudnn::ConvLayouts l;
-  l.x = l.w = l.y = channels_last;
+  l.x = l.w = l.y = last;
+  auto conv = std::make_unique<cudnn::Convolution>(ctx.dev.id, g, t, l);
+  if (backward) conv->PrepareBackward();
+  return conv;
+}
+
+/*!
+ * \brief The call site's cuDNN convolution, in NHWC when `want_last` and cuDNN has algorithms
+ *  for it, else in NCHW (the operands are then copied: see OneOrder). *last says which.
+ */
+cudnn::Convolution& GetConv(const OpContext& ctx, const ConvGeometry& g, DType t, bool want_last, bool backward,
+                            bool* last) {
   auto& st = ctx.GetState<CudnnConvState>(
       [&] {
         auto* s = new CudnnConvState();
-        s->conv = std::make_unique<cudnn::Convolution>(ctx.dev.id, g, t, l);
+        s->want_last = s->last = want_last;
+        try {
+          s->conv = MakeConv(ctx, g, t, want_last, backward);
+        } catch (const std::exception& e) {
+          if (!want_last) throw;
+          LOG(WARNING) << "symnet: cuDNN has no NHWC algorithm for a " << t << " convolution ("
+                       << e.what() << "); it runs in NCHW, with its operands copied";
+          s->last = false;
+          s->conv = MakeConv(ctx, g, t, false, backward);
+        }
         return s;
       },
-      [&](const CudnnConvState& s) { return s.conv->Matches(ctx.dev.id, g, t, l); });
+      [&](const CudnnConvState& s) {
+        cudnn::ConvLayouts l;
+        l.x = l.w = l.y = s.last;
+        return s.want_last == want_last && s.conv->Matches(ctx.dev.id, g, t, l);
+      });
+  *last = st.last;
   return *st.conv;
 }
 
@@ -81,18 +109,19 @@ bool RunChannelsLast(const TBlob& b) { return b.channels_last() && b.dtype_ != D
 
 void ConvForwardGPU(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& given_in,
                     const std::vector<OpReqType>& req, const std::vector<TBlob>& given_out) {
+  if (req[0] == kNullOp) return;
   const ConvolutionParam& p = Param<ConvolutionParam>(attrs);
   const ConvGeometry g = MakeConvGeometry(p, given_in[0].shape_);
   const std::vector<TBlob> in = ConvViews(p, given_in), out = ConvViews(p, given_out);
-  const bool last = RunChannelsLast(out[0]);
+  bool last = false;
+  cudnn::Convolution& conv = GetConv(ctx, g, in[0].dtype_, RunChannelsLast(out[0]), false, &last);
   OneOrder order(ctx.dev.id, last);
   order.Plan(in[0]);
   order.Plan(in[1]);
   order.Plan(out[0]);
   const void* x = order.Input(0, in[0]);
   const void* w = order.Input(1, in[1]);
-  GetConv(ctx, g, in[0].dtype_, last)
-      .Forward(x, w, p.no_bias ? nullptr : in[2].dptr_, order.Output(2, out[0]), order.Req(2, req[0]));
+  conv.Forward(x, w, p.no_bias ? nullptr : in[2].dptr_, order.Output(2, out[0]), order.Req(2, req[0]));
   order.Commit(2, out[0], req[0]);
 }
 
@@ -102,21 +131,22 @@ void ConvBackwardGPU(const NodeAttrs& attrs, const OpContext& ctx, const std::ve
   const ConvolutionParam& p = Param<ConvolutionParam>(attrs);
   const ConvGeometry g = MakeConvGeometry(p, given_in[1].shape_);
   const std::vector<TBlob> in = ConvViews(p, given_in), out = ConvViews(p, given_out);
-  const bool last = RunChannelsLast(in[0]);
+  bool last = false;
+  cudnn::Convolution& conv = GetConv(ctx, g, in[1].dtype_, RunChannelsLast(in[0]), true, &last);
   OneOrder order(ctx.dev.id, last);
   order.Plan(in[0]);   // 0: dy
   order.Plan(in[1]);   // 1: x
   order.Plan(in[2]);   // 2: w
   order.Plan(out[0]);  // 3: dx
   order.Plan(out[1]);  // 4: dw
+  // x serves only the filter gradient and w only the data gradient: copy what is used
   const void* dy = order.Input(0, in[0]);
-  const void* x = order.Input(1, in[1]);
-  const void* w = order.Input(2, in[2]);
+  const void* x = req[1] != kNullOp ? order.Input(1, in[1]) : in[1].dptr_;
+  const void* w = req[0] != kNullOp ? order.Input(2, in[2]) : in[2].dptr_;
   std::vector<OpReqType> r = req;
   r[0] = order.Req(3, req[0]);
   r[1] = order.Req(4, req[1]);
-  GetConv(ctx, g, in[1].dtype_, last)
-      .Backward(dy, x, w, order.Output(3, out[0]), order.Output(4, out[1]), p.no_bias ? nullptr : out[2].dptr_, r);
+  conv.Backward(dy, x, w, order.Output(3, out[0]), order.Output(4, out[1]), p.no_bias ? nullptr : out[2].dptr_, r);
   order.Commit(3, out[0], req[0]);
   order.Commit(4, out[1], req[1]);
 }

@@ -30,7 +30,8 @@ struct UnionFind {
 };
 
 // float64 runs through reference loops written for the default layout (it serves gradient
-// checks, not speed), so only the types with oneDNN kernels (or staging into them) go NHWC.
+// checks, not speed) and integer data has no layout-aware kernels, so only the types with oneDNN
+// kernels (or staging into them) go NHWC.
 // Entries with one spatial position (a global pooling's output) take the region's layout too:
 // their bytes are the same in every layout, but kernels pick their code path from the layout
 // flags of all their slots, so a region must not mix flags (a 1x1 output flagged default made
@@ -87,8 +88,11 @@ std::vector<Layout> PlanLayout(const IndexedGraph& g, const std::vector<Shape>& 
   for (uint32_t e = 0; e < num_entries; ++e) {
     const uint32_t r = uf.Find(e);
     if (CanBeChannelsLast(shapes[e], types[e]) && shapes[e][1] % 16 != 0) root_blockable[r] = false;
-    // a float64 member pins its region too: its ops would see mixed layouts otherwise
-    if (pinned[e] || types[e] == DType::kFloat64) root_pinned[r] = true;
+    // a member of another dtype (float64, integers) pins its region too: it stays in the
+    // default layout, so its ops (a Cast from int8, say) would see mixed layouts otherwise
+    const bool plannable_type =
+        types[e] == DType::kFloat32 || types[e] == DType::kBFloat16 || types[e] == DType::kFloat16;
+    if (pinned[e] || !plannable_type) root_pinned[r] = true;
     if (preferred[e]) root_preferred[r] = true;
   }
   std::vector<Layout> layout(num_entries, Layout::kDefault);

@@ -85,3 +85,27 @@ def test_outputs_and_arguments_stay_in_default_layout():
     from test_operator_nn import np_conv
     ref = np.maximum(np_conv(xv, w, b, (1, 1), (1, 1), (1, 1), 1), 0)
     assert_almost_equal(out, ref, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("width", [8, 16])
+def test_integer_data_cast_into_a_region_keeps_its_layout(width):
+    """A Cast from integer data (which no layout-aware kernel reads) pins its region, so the
+    cast does not read NCHW integers into a channels-last buffer."""
+    x = mx.sym.Reshape(mx.sym.var("data"), shape=(2, 3, 6, 6))  # an integer intermediate
+    c = mx.sym.Convolution(mx.sym.Cast(x, dtype="float32"), kernel=(3, 3), num_filter=width, pad=(1, 1), name="c")
+    net = mx.sym.FullyConnected(mx.sym.Activation(c, act_type="relu"), num_hidden=4, name="fc")
+    rng = np.random.RandomState(3)
+    data = rng.randint(-5, 5, (2, 108))
+    arg_shapes = dict(zip(net.list_arguments(), net.infer_shape(data=data.shape)[0]))
+    values = {k: data if k == "data" else rng.normal(0, 0.3, s) for k, s in arg_shapes.items()}
+    outs = []
+    for planned in (True, False):
+        mx._core.Executor.set_channels_last_layouts(planned)
+        try:
+            exe = net.simple_bind(mx.cpu(), grad_req="null", type_dict={"data": "int32"}, data=data.shape)
+        finally:
+            mx._core.Executor.set_channels_last_layouts(True)
+        for k, v in exe.arg_dict.items():
+            v[:] = values[k]
+        outs.append(exe.forward()[0].asnumpy())
+    assert_almost_equal(outs[0], outs[1], rtol=1e-4, atol=1e-4)
