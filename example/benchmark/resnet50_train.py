@@ -33,6 +33,9 @@ def main():
     p.add_argument("--no-profile", action="store_true")
     p.add_argument("--export-symbol", help="also write the symbol JSON here (for the MXNet anchor)")
     p.add_argument("--device", default="cpu", choices=["cpu", "gpu"])
+    p.add_argument("--layout", default="NCHW", choices=["NCHW", "NHWC"],
+                   help="NHWC: the channels-last network of MXNet's GPU scripts (layout='NHWC' "
+                        "convolutions and poolings, BatchNorm axis 3)")
     p.add_argument("--gpu-id", type=int, default=0)
     p.add_argument("--precisions", help="comma-separated list of float32, float16, bfloat16, "
                    "amp-float16, amp-bfloat16: run each and print a table")
@@ -58,7 +61,9 @@ def run(args, ctx, precision):
     args.dtype = "float32" if args.amp else precision
 
     shape = (3, args.image_size, args.image_size)
-    net = mx.models.resnet(args.num_layers, args.version, 1000, shape)
+    net = mx.models.resnet(args.num_layers, args.version, 1000, shape, layout=args.layout)
+    if args.layout == "NHWC":
+        shape = (args.image_size, args.image_size, 3)
     if args.amp:
         net = mx.amp.convert_symbol(net, args.amp)
         args.dtype = "float32"  # the data stays float32; the graph casts what runs in 16 bits
@@ -104,7 +109,7 @@ def run(args, ctx, precision):
         times.append(time.time() - t)
     med = float(np.median(times))
     r = exe.memory_report()
-    what = "AMP " + args.amp if args.amp else args.dtype
+    what = ("AMP " + args.amp if args.amp else args.dtype) + (" NHWC" if args.layout == "NHWC" else "")
     print("ResNet-%d v%s, batch %d, %dx%d, %s on %s: %.2f img/s, %.1f ms/step (median of %d; min %.1f ms); "
           "bind %.1f s; arena %.1f MB" % (args.num_layers, args.version, bs, args.image_size,
                                           args.image_size, what, ctx, bs / med, med * 1e3,

@@ -11,6 +11,7 @@
 #include "../dnnl/dnnl_batch_norm.h"
 #include "../kernel_launch.h"
 #include "batch_norm.h"
+#include "data_layout.h"
 #include "../stage_f32.h"
 #include "symnet/storage.h"
 
@@ -167,6 +168,19 @@ void AddScratch(const void* result, const TBlob& out, OpReqType req) {
   });
 }
 
+/*!
+ * \brief The data as oneDNN takes it: channels-last data (the channel axis last of 3 to 5 dims,
+ *  as NHWC networks use BatchNorm(axis=3)) becomes its channels-first view flagged
+ *  kChannelsLast (data_layout.h), normalized on axis 1; anything else is unchanged.
+ */
+TBlob DnnlData(const BatchNormParam& p, const TBlob& x, int* axis) {
+  const int nd = x.ndim();
+  *axis = p.axis;
+  if (nd < 3 || nd > 5 || x.layout_ != Layout::kDefault || ChannelAxis(p, nd) != nd - 1) return x;
+  *axis = 1;
+  return ChannelsFirstView(x, true);
+}
+
 dnnl_util::BatchNormConfig MakeConfig(const BatchNormParam& p, const TBlob& x, bool global) {
   dnnl_util::BatchNormConfig c;
   c.shape = x.shape_;
@@ -188,8 +202,10 @@ void BNForward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<T
     std::memcpy(out[1].dptr_, in[kMovingMean].dptr_, cbytes);
     std::memcpy(out[2].dptr_, in[kMovingVar].dptr_, cbytes);
   }
-  if (dnnl_util::BatchNormSupported(x.shape_, x.dtype_, p.axis)) {
-    const auto cfg = MakeConfig(p, x, !batch_stats);
+  int axis = 0;
+  const TBlob xd = DnnlData(p, x, &axis);
+  if (dnnl_util::BatchNormSupported(xd.shape_, xd.dtype_, axis)) {
+    const auto cfg = MakeConfig(p, xd, !batch_stats);
     auto& st = ctx.GetState<BNForwardState>(
         [&] {
           auto* s = new BNForwardState();
@@ -230,8 +246,10 @@ void BNBackward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<
   const BatchNormParam& p = Param<BatchNormParam>(attrs);
   const TBlob &dy = in[0], &x = in[1];
   const bool batch_stats = !p.use_global_stats;
-  if (dnnl_util::BatchNormSupported(x.shape_, x.dtype_, p.axis)) {
-    const auto cfg = MakeConfig(p, x, !batch_stats);
+  int axis = 0;
+  const TBlob xd = DnnlData(p, x, &axis);
+  if (dnnl_util::BatchNormSupported(xd.shape_, xd.dtype_, axis)) {
+    const auto cfg = MakeConfig(p, xd, !batch_stats);
     auto& st = ctx.GetState<BNBackwardState>(
         [&] {
           auto* s = new BNBackwardState();

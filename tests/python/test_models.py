@@ -76,3 +76,40 @@ def test_cpp_builder_matches_python(layers, version):
         mx.models.resnet(layers, version, 10, (3, 32, 32), label_smoothing=0.1).tojson())
     c20 = mx.sym.Symbol(mx._core.cifar_resnet_cpp(20, 10, 0.9))
     assert json.loads(c20.tojson()) == json.loads(mx.models.cifar_resnet(20).tojson())
+
+
+def test_nhwc_resnet_computes_the_nchw_resnet():
+    """layout='NHWC' builds MXNet's channels-last network: the same function of the transposed
+    data and weights (training outputs, gradients and moving statistics)."""
+    rng = np.random.RandomState(5)
+    shape = (3, 64, 64)
+    nets = {l: mx.models.resnet(18, "1.5", 10, shape, layout=l) for l in ("NCHW", "NHWC")}
+    assert nets["NCHW"].list_arguments() == nets["NHWC"].list_arguments()
+    x = rng.normal(size=(2,) + shape)
+    params = {}
+    results = {}
+    for layout, net in nets.items():
+        last = layout == "NHWC"
+        to = (lambda a: np.moveaxis(a, 1, -1)) if last else (lambda a: a)
+        back = (lambda a: np.moveaxis(a, -1, 1)) if last else (lambda a: a)
+        exe = net.simple_bind(mx.cpu(), data=to(x).shape)
+        for k, v in exe.arg_dict.items():
+            if k == "data":
+                v[:] = to(x)
+            elif k == "softmax_label":
+                v[:] = [1, 7]
+            else:
+                if k not in params:
+                    params[k] = rng.normal(0, 0.2, v.shape if not last else back(np.zeros(v.shape)).shape)
+                v[:] = to(params[k]) if params[k].ndim == 4 else params[k]
+        out = exe.forward(is_train=True)[0].asnumpy()
+        exe.backward()
+        results[layout] = (out, {k: (back(g.asnumpy()) if g.ndim == 4 else g.asnumpy()) for k, g in exe.grad_dict.items()},
+                           {k: a.asnumpy() for k, a in exe.aux_dict.items()})
+    (o1, g1, a1), (o2, g2, a2) = results["NCHW"], results["NHWC"]
+    np.testing.assert_allclose(o2, o1, rtol=1e-4, atol=1e-5)
+    for k in g1:
+        if k != "softmax_label":
+            np.testing.assert_allclose(g2[k], g1[k], rtol=2e-3, atol=2e-3 * max(np.abs(g1[k]).max(), 1e-3), err_msg=k)
+    for k in a1:
+        np.testing.assert_allclose(a2[k], a1[k], rtol=1e-4, atol=1e-5, err_msg=k)

@@ -267,6 +267,29 @@ def test_batchnorm_gradient(fix_gamma, use_global_stats):
         assert (got[np.float32]["bn_gamma"] == 0).all()
 
 
+@pytest.mark.parametrize("dtype,tol", [("float32", 1e-5), ("bfloat16", 3e-2)])
+def test_batchnorm_on_the_last_axis_matches_axis_1(dtype, tol):
+    """BatchNorm(axis=3) on NHWC data (oneDNN's nhwc path) against axis 1 on the NCHW data:
+    training outputs, every gradient and the moving statistics."""
+    x, og = randn(4, 6, 5, 3) * 2 + 1, randn(4, 6, 5, 3)
+    gamma, beta = rng.uniform(0.5, 1.5, 6), randn(6)
+    results = []
+    for axis, conv in ((1, lambda a: a), (3, to_last)):
+        sym = mx.sym.BatchNorm(mx.sym.var("x"), fix_gamma=False, axis=axis, momentum=0.8, name="bn")
+        exe = sym.simple_bind(mx.cpu(), type_dict={"x": dtype}, x=conv(x).shape)
+        exe.arg_dict["x"][:] = conv(x)
+        exe.arg_dict["bn_gamma"][:] = gamma
+        exe.arg_dict["bn_beta"][:] = beta
+        y = exe.forward(is_train=True)[0].asnumpy().astype(np.float64)
+        exe.backward([mx.nd.array(conv(og), dtype=dtype)])
+        back = (lambda a: a) if axis == 1 else to_first
+        results.append([back(y), back(exe.grad_dict["x"].asnumpy().astype(np.float64))] +
+                       [exe.grad_dict[k].asnumpy() for k in ("bn_gamma", "bn_beta")] +
+                       [exe.aux_dict[k].asnumpy() for k in ("bn_moving_mean", "bn_moving_var")])
+    for a, b in zip(*results):
+        assert_almost_equal(b, a, rtol=tol, atol=tol * max(np.abs(a).max(), 1.0), names=("axis 3", "axis 1"))
+
+
 def test_batchnorm_16bit_data():
     x = randn(4, 8, 3, 3) * 3 + 2
     sym = mx.sym.BatchNorm(mx.sym.var("x"), fix_gamma=False, name="bn")

@@ -10,14 +10,20 @@ _UNITS = {18: [2, 2, 2, 2], 34: [3, 4, 6, 3], 50: [3, 4, 6, 3], 101: [3, 4, 23, 
           152: [3, 8, 36, 3]}
 
 
+# the data layout of the network being built: "NCHW" (default) or "NHWC" (MXNet's channels-last
+# convolutions and poolings, BatchNorm on axis 3), set by resnet()
+_LAYOUT = ["NCHW"]
+
+
 def _conv(x, filters, k, stride, pad, name):
     return sym.Convolution(x, kernel=(k, k), stride=(stride, stride), pad=(pad, pad),
-                           num_filter=filters, no_bias=True, name=name)
+                           num_filter=filters, no_bias=True, layout=_LAYOUT[0], name=name)
 
 
 def _bn(x, momentum, name, zero_gamma=False):
     gamma = sym.var(name + "_gamma", init='["zero", {}]' if zero_gamma else None)
-    return sym.BatchNorm(x, gamma=gamma, fix_gamma=False, eps=2e-5, momentum=momentum, name=name)
+    return sym.BatchNorm(x, gamma=gamma, fix_gamma=False, eps=2e-5, momentum=momentum,
+                         axis=3 if _LAYOUT[0] == "NHWC" else 1, name=name)
 
 
 def _relu(x, name):
@@ -40,7 +46,7 @@ def _unit(x, filters, stride, project, bottleneck, v15, mom, zero_gamma, name):
 
 
 def _head(body, num_classes, label_smoothing=0.0):
-    pool = sym.Pooling(body, global_pool=True, pool_type="avg", kernel=(1, 1), name="pool1")
+    pool = sym.Pooling(body, global_pool=True, pool_type="avg", kernel=(1, 1), layout=_LAYOUT[0], name="pool1")
     fc = sym.FullyConnected(sym.Flatten(pool, name="flatten1"), num_hidden=num_classes, name="fc1")
     if label_smoothing:
         return sym.SoftmaxOutput(fc, smooth_alpha=label_smoothing, name="softmax")
@@ -48,10 +54,15 @@ def _head(body, num_classes, label_smoothing=0.0):
 
 
 def resnet(num_layers=50, version="1.5", num_classes=1000, image_shape=(3, 224, 224),
-           bn_mom=0.9, zero_init_last_gamma=False, label_smoothing=0.0):
+           bn_mom=0.9, zero_init_last_gamma=False, label_smoothing=0.0, layout="NCHW"):
     """ResNet v1 ('1': stride in the first 1x1 convolution of a bottleneck) or v1.5 ('1.5':
     stride in the 3x3 convolution, as torchvision). Images of height <= 32 get a 3x3 stem
-    without max pooling. label_smoothing sets SoftmaxOutput's smooth_alpha."""
+    without max pooling. label_smoothing sets SoftmaxOutput's smooth_alpha. layout "NHWC" builds
+    the channels-last network of MXNet's GPU scripts: data (N, H, W, C), convolution weights
+    (O, kh, kw, C), BatchNorm on axis 3; image_shape stays (C, H, W)."""
+    if layout not in ("NCHW", "NHWC"):
+        raise ValueError("ResNet layout %r is not 'NCHW' or 'NHWC'" % (layout,))
+    _LAYOUT[0] = layout
     if num_layers not in _UNITS:
         raise ValueError("ResNet depth %r is not one of %s" % (num_layers, sorted(_UNITS)))
     version = str(version)
@@ -65,7 +76,7 @@ def resnet(num_layers=50, version="1.5", num_classes=1000, image_shape=(3, 224, 
         x = _relu(_bn(_conv(x, 64, 3, 1, 1, "conv0"), bn_mom, "bn0"), "relu0")
     else:
         x = _relu(_bn(_conv(x, 64, 7, 2, 3, "conv0"), bn_mom, "bn0"), "relu0")
-        x = sym.Pooling(x, kernel=(3, 3), stride=(2, 2), pad=(1, 1), pool_type="max", name="pool0")
+        x = sym.Pooling(x, kernel=(3, 3), stride=(2, 2), pad=(1, 1), pool_type="max", layout=layout, name="pool0")
     in_filters = 64
     for s, n in enumerate(_UNITS[num_layers]):
         filters = (256 if bottleneck else 64) << s
