@@ -15,15 +15,21 @@ _UNITS = {18: [2, 2, 2, 2], 34: [3, 4, 6, 3], 50: [3, 4, 6, 3], 101: [3, 4, 23, 
 _LAYOUT = ["NCHW"]
 
 
+def _layout():
+    """Attributes for the channels-last network; none for the default one (whose JSON then is
+    that of MXNet's scripts and of the C++ builder)."""
+    return {"layout": "NHWC"} if _LAYOUT[0] == "NHWC" else {}
+
+
 def _conv(x, filters, k, stride, pad, name):
     return sym.Convolution(x, kernel=(k, k), stride=(stride, stride), pad=(pad, pad),
-                           num_filter=filters, no_bias=True, layout=_LAYOUT[0], name=name)
+                           num_filter=filters, no_bias=True, name=name, **_layout())
 
 
 def _bn(x, momentum, name, zero_gamma=False):
     gamma = sym.var(name + "_gamma", init='["zero", {}]' if zero_gamma else None)
-    return sym.BatchNorm(x, gamma=gamma, fix_gamma=False, eps=2e-5, momentum=momentum,
-                         axis=3 if _LAYOUT[0] == "NHWC" else 1, name=name)
+    axis = {"axis": 3} if _LAYOUT[0] == "NHWC" else {}
+    return sym.BatchNorm(x, gamma=gamma, fix_gamma=False, eps=2e-5, momentum=momentum, name=name, **axis)
 
 
 def _relu(x, name):
@@ -46,7 +52,7 @@ def _unit(x, filters, stride, project, bottleneck, v15, mom, zero_gamma, name):
 
 
 def _head(body, num_classes, label_smoothing=0.0):
-    pool = sym.Pooling(body, global_pool=True, pool_type="avg", kernel=(1, 1), layout=_LAYOUT[0], name="pool1")
+    pool = sym.Pooling(body, global_pool=True, pool_type="avg", kernel=(1, 1), name="pool1", **_layout())
     fc = sym.FullyConnected(sym.Flatten(pool, name="flatten1"), num_hidden=num_classes, name="fc1")
     if label_smoothing:
         return sym.SoftmaxOutput(fc, smooth_alpha=label_smoothing, name="softmax")
@@ -63,6 +69,14 @@ def resnet(num_layers=50, version="1.5", num_classes=1000, image_shape=(3, 224, 
     if layout not in ("NCHW", "NHWC"):
         raise ValueError("ResNet layout %r is not 'NCHW' or 'NHWC'" % (layout,))
     _LAYOUT[0] = layout
+    try:
+        return _resnet(num_layers, version, num_classes, image_shape, bn_mom, zero_init_last_gamma,
+                       label_smoothing)
+    finally:
+        _LAYOUT[0] = "NCHW"  # the other builders (cifar_resnet) build channels-first
+
+
+def _resnet(num_layers, version, num_classes, image_shape, bn_mom, zero_init_last_gamma, label_smoothing):
     if num_layers not in _UNITS:
         raise ValueError("ResNet depth %r is not one of %s" % (num_layers, sorted(_UNITS)))
     version = str(version)
@@ -76,7 +90,7 @@ def resnet(num_layers=50, version="1.5", num_classes=1000, image_shape=(3, 224, 
         x = _relu(_bn(_conv(x, 64, 3, 1, 1, "conv0"), bn_mom, "bn0"), "relu0")
     else:
         x = _relu(_bn(_conv(x, 64, 7, 2, 3, "conv0"), bn_mom, "bn0"), "relu0")
-        x = sym.Pooling(x, kernel=(3, 3), stride=(2, 2), pad=(1, 1), pool_type="max", layout=layout, name="pool0")
+        x = sym.Pooling(x, kernel=(3, 3), stride=(2, 2), pad=(1, 1), pool_type="max", name="pool0", **_layout())
     in_filters = 64
     for s, n in enumerate(_UNITS[num_layers]):
         filters = (256 if bottleneck else 64) << s
