@@ -80,7 +80,7 @@ void InitRegistry(py::module_& m) {
     return py::make_tuple(ok, why);
   });
   m.def("resnet_cpp", [](int layers, const std::string& version, int classes, const py::object& shape,
-                         double mom, bool zero_gamma, double label_smoothing) {
+                         double mom, bool zero_gamma, double label_smoothing, bool channels_last) {
     models::ResNetOptions o;
     o.num_layers = layers;
     o.version = version;
@@ -89,9 +89,10 @@ void InitRegistry(py::module_& m) {
     o.bn_momentum = mom;
     o.zero_init_last_gamma = zero_gamma;
     o.label_smoothing = label_smoothing;
+    o.channels_last = channels_last;
     return models::ResNet(o);
   }, py::arg("layers"), py::arg("version"), py::arg("classes"), py::arg("shape"), py::arg("mom"),
-     py::arg("zero_gamma"), py::arg("label_smoothing") = 0.0);
+     py::arg("zero_gamma"), py::arg("label_smoothing") = 0.0, py::arg("channels_last") = false);
   m.def("cifar_resnet_cpp", &models::CifarResNet);
   m.def("random_seed", [](uint64_t seed) { SeedRandom(seed); });
   m.def("name_reset", &NameManager::Reset);

@@ -74,6 +74,8 @@ def test_cpp_builder_matches_python(layers, version):
     smooth = mx.sym.Symbol(mx._core.resnet_cpp(layers, version, 10, (3, 32, 32), 0.9, False, 0.1))
     assert json.loads(smooth.tojson()) == json.loads(
         mx.models.resnet(layers, version, 10, (3, 32, 32), label_smoothing=0.1).tojson())
+    nhwc = mx.sym.Symbol(mx._core.resnet_cpp(layers, version, 10, (3, 224, 224), 0.9, False, 0.0, True))
+    assert json.loads(nhwc.tojson()) == json.loads(mx.models.resnet(layers, version, 10, layout="NHWC").tojson())
     c20 = mx.sym.Symbol(mx._core.cifar_resnet_cpp(20, 10, 0.9))
     assert json.loads(c20.tojson()) == json.loads(mx.models.cifar_resnet(20).tojson())
 

@@ -15,6 +15,9 @@ struct ResNetOptions {
   double bn_momentum = 0.9;
   bool zero_init_last_gamma = false;  // the last BatchNorm of each block starts at gamma = 0
   double label_smoothing = 0.0;       // SoftmaxOutput smooth_alpha
+  /*! \brief The channels-last network of MXNet's GPU scripts: data (N, H, W, C), layout='NHWC'
+   *  convolutions (weights (O, kh, kw, C)) and poolings, BatchNorm on axis 3. */
+  bool channels_last = false;
 };
 
 /*!
