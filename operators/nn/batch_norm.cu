@@ -64,26 +64,16 @@ struct StatTerms {
 };
 
 /*!
- * \brief Partial per-channel sums (StatTerms) of channels-first data: block (c, part) sums rows
- *  part, part + parts, ... of channel c and adds its total to sums[2c], sums[2c+1] (double
- *  atomics; zeroed before). Rows are contiguous runs of `inner` elements, read without
- *  divisions when they are long enough.
+ * \brief Partial per-channel sums (StatTerms) of channels-first data: block (c, part) sums its
+ *  share of channel c (VisitChannelPart) and adds its total to sums[2c], sums[2c+1] (double
+ *  atomics; zeroed before).
  */
 template <bool grad, typename T, typename P>
 __global__ void PartialSumsKernel(const T* x, const T* dy, int64_t outer, int64_t C, int64_t inner,
                                   const P* mean, const P* var, double eps, double* sums) {
-  const int64_t c = blockIdx.x, part = blockIdx.y, parts = gridDim.y;
+  const int64_t c = blockIdx.x;
   StatTerms<grad, T, P> t(x, dy, mean, var, eps, c);
-  if (inner >= 32) {
-    for (int64_t o = part; o < outer; o += parts) {
-      const int64_t base = (o * C + c) * inner;
-      for (int64_t i = threadIdx.x; i < inner; i += kBNThreads) t.Add(base + i);
-    }
-  } else {
-    const int64_t count = outer * inner;
-    for (int64_t j = part * kBNThreads + threadIdx.x; j < count; j += parts * kBNThreads)
-      t.Add(((j / inner) * C + c) * inner + j % inner);
-  }
+  VisitChannelPart(c, blockIdx.y, gridDim.y, threadIdx.x, kBNThreads, outer, C, inner, [&](int64_t k) { t.Add(k); });
   BlockSum2(&t.a, &t.b);
   if (threadIdx.x == 0) {
     atomicAdd(&sums[2 * c], t.a);
@@ -107,9 +97,7 @@ __global__ void ChannelsLastSumsKernel(const T* x, const T* dy, int64_t rows, in
   double a = 0, b = 0;
   if (c < C) {
     StatTerms<grad, T, P> t(x, dy, mean, var, eps, c);
-    for (int64_t r = static_cast<int64_t>(blockIdx.y) * kCLRows + threadIdx.y; r < rows;
-         r += static_cast<int64_t>(gridDim.y) * kCLRows)
-      t.Add(r * C + c);
+    VisitChannelsLastRows(c, blockIdx.y, gridDim.y, threadIdx.y, kCLRows, rows, C, [&](int64_t k) { t.Add(k); });
     a = t.a;
     b = t.b;
   }

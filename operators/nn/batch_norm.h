@@ -45,6 +45,37 @@ struct ChannelView {
   int64_t outer, c, inner;
 };
 
+/*!
+ * \brief How the GPU's statistics kernels split the work (batch_norm.cu), written here so that
+ *  tests check on the CPU that every element is summed once, by its channel. Channels-first:
+ *  thread `tid` of block `part` (of `parts`, `threads` threads each) of channel c calls f(offset)
+ *  for its elements; rows of `inner` elements are read without divisions when long enough.
+ */
+template <typename F>
+SYMNET_XINLINE void VisitChannelPart(int64_t c, int64_t part, int64_t parts, int64_t tid, int64_t threads,
+                                     int64_t outer, int64_t C, int64_t inner, F&& f) {
+  if (inner >= 32) {
+    for (int64_t o = part; o < outer; o += parts) {
+      const int64_t base = (o * C + c) * inner;
+      for (int64_t i = tid; i < inner; i += threads) f(base + i);
+    }
+  } else {
+    const int64_t count = outer * inner;
+    for (int64_t j = part * threads + tid; j < count; j += parts * threads)
+      f(((j / inner) * C + c) * inner + j % inner);
+  }
+}
+
+/*!
+ * \brief Channels-last (rows, C) data: thread row `ty` (of `block_rows`) of block `part` (of
+ *  `parts`) calls f(offset) for channel c's elements in its rows.
+ */
+template <typename F>
+SYMNET_XINLINE void VisitChannelsLastRows(int64_t c, int64_t part, int64_t parts, int64_t ty, int64_t block_rows,
+                                          int64_t rows, int64_t C, F&& f) {
+  for (int64_t r = part * block_rows + ty; r < rows; r += parts * block_rows) f(r * C + c);
+}
+
 }  // namespace ops
 }  // namespace symnet
 

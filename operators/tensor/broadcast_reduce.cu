@@ -15,21 +15,11 @@ template <typename T>
 __global__ void ReducePartsKernel(const T* src, ReduceDims r, double* acc) {
   __shared__ double partial[kReduceThreads];
   const int64_t j = blockIdx.x;
-  int64_t base = 0, rem = j;
-  for (int k = r.nkept - 1; k >= 0; --k) {
-    base += (rem % r.kept_size[k]) * r.kept_stride[k];
-    rem /= r.kept_size[k];
-  }
+  const T* base = src + r.KeptOffset(j);  // the CPU kernel's indexing (broadcast_util.h)
   double s = 0;
   for (int64_t i = blockIdx.y * static_cast<int64_t>(kReduceThreads) + threadIdx.x; i < r.num_reduced;
-       i += static_cast<int64_t>(gridDim.y) * kReduceThreads) {
-    int64_t off = base, rr = i;
-    for (int k = r.nred - 1; k >= 0; --k) {
-      off += (rr % r.red_size[k]) * r.red_stride[k];
-      rr /= r.red_size[k];
-    }
-    s += static_cast<double>(static_cast<AccType<T>>(src[off]));
-  }
+       i += static_cast<int64_t>(gridDim.y) * kReduceThreads)
+    s += static_cast<double>(static_cast<AccType<T>>(base[r.ReducedOffset(i)]));
   partial[threadIdx.x] = s;
   __syncthreads();
   for (int step = kReduceThreads / 2; step > 0; step >>= 1) {

@@ -46,6 +46,24 @@ struct ReduceDims {
   int64_t kept_size[kMaxBroadcastDim], kept_stride[kMaxBroadcastDim];
   int64_t red_size[kMaxBroadcastDim], red_stride[kMaxBroadcastDim];
   int64_t num_reduced = 1;
+  /*! \brief Source offset of dst element j's first term. */
+  SYMNET_XINLINE int64_t KeptOffset(int64_t j) const {
+    int64_t base = 0;
+    for (int k = nkept - 1; k >= 0; --k) {
+      base += (j % kept_size[k]) * kept_stride[k];
+      j /= kept_size[k];
+    }
+    return base;
+  }
+  /*! \brief Offset of term i (0 <= i < num_reduced) from its dst element's first term. */
+  SYMNET_XINLINE int64_t ReducedOffset(int64_t i) const {
+    int64_t off = 0;
+    for (int k = nred - 1; k >= 0; --k) {
+      off += (i % red_size[k]) * red_stride[k];
+      i /= red_size[k];
+    }
+    return off;
+  }
 };
 ReduceDims MakeReduceDims(const Shape& src_shape, const Shape& dst_shape);
 
@@ -54,20 +72,10 @@ template <int req>
 struct ReduceToShapeKernel {
   template <typename T>
   SYMNET_XINLINE static void Map(int64_t j, const T* src, T* dst, ReduceDims r, double scale) {
-    int64_t base = 0, rem = j;
-    for (int k = r.nkept - 1; k >= 0; --k) {
-      base += (rem % r.kept_size[k]) * r.kept_stride[k];
-      rem /= r.kept_size[k];
-    }
+    const T* base = src + r.KeptOffset(j);
     double acc = 0;  // double: reductions of many float32 values keep their precision
-    for (int64_t i = 0; i < r.num_reduced; ++i) {
-      int64_t off = base, rr = i;
-      for (int k = r.nred - 1; k >= 0; --k) {
-        off += (rr % r.red_size[k]) * r.red_stride[k];
-        rr /= r.red_size[k];
-      }
-      acc += static_cast<double>(static_cast<AccType<T>>(src[off]));
-    }
+    for (int64_t i = 0; i < r.num_reduced; ++i)
+      acc += static_cast<double>(static_cast<AccType<T>>(base[r.ReducedOffset(i)]));
     AssignReq<req>(&dst[j], static_cast<AccType<T>>(acc * scale));
   }
 };

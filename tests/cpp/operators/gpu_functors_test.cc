@@ -7,6 +7,7 @@
 #include <cmath>
 #include <vector>
 
+#include "operators/nn/batch_norm.h"
 #include "operators/nn/leaky_relu.h"
 #include "operators/nn/pooling_kernels.h"
 #include "operators/tensor/channel_copy.h"
@@ -175,6 +176,39 @@ TEST(GPUFunctors, ChannelCopyMatchesTheCPULayoutConversion) {
                                                    static_cast<double*>(got.dptr()), int64_t{5}, int64_t{12},
                                                    !to_last, to_last);
     for (int64_t i = 0; i < n; ++i) ASSERT_EQ(got.GetDouble(i), 2 * ref.GetDouble(i)) << to_last << " " << i;
+  }
+}
+
+TEST(GPUFunctors, BatchNormStatisticsVisitEveryElementOnceByItsChannel) {
+  // every (channel, block, thread) of the GPU grid, run here one after another
+  struct Case {
+    int64_t outer, C, inner, parts, threads;
+  };
+  for (const Case& k : {Case{3, 5, 7, 2, 8}, Case{2, 3, 40, 3, 16}, Case{5, 4, 1, 4, 4}, Case{1, 2, 33, 1, 256},
+                        Case{7, 3, 2, 16, 8}, Case{4, 2, 64, 8, 32}}) {
+    std::vector<int> hits(static_cast<size_t>(k.outer * k.C * k.inner), 0);
+    for (int64_t c = 0; c < k.C; ++c)
+      for (int64_t part = 0; part < k.parts; ++part)
+        for (int64_t tid = 0; tid < k.threads; ++tid)
+          VisitChannelPart(c, part, k.parts, tid, k.threads, k.outer, k.C, k.inner, [&](int64_t off) {
+            EXPECT_EQ((off / k.inner) % k.C, c) << off;
+            ++hits[static_cast<size_t>(off)];
+          });
+    for (size_t i = 0; i < hits.size(); ++i) ASSERT_EQ(hits[i], 1) << "channels-first element " << i << " inner " << k.inner;
+  }
+  struct LastCase {
+    int64_t rows, C, parts, block_rows;
+  };
+  for (const LastCase& k : {LastCase{10, 5, 2, 8}, LastCase{3, 40, 1, 8}, LastCase{100, 3, 5, 8}, LastCase{17, 33, 64, 8}}) {
+    std::vector<int> hits(static_cast<size_t>(k.rows * k.C), 0);
+    for (int64_t c = 0; c < k.C; ++c)
+      for (int64_t part = 0; part < k.parts; ++part)
+        for (int64_t ty = 0; ty < k.block_rows; ++ty)
+          VisitChannelsLastRows(c, part, k.parts, ty, k.block_rows, k.rows, k.C, [&](int64_t off) {
+            EXPECT_EQ(off % k.C, c) << off;
+            ++hits[static_cast<size_t>(off)];
+          });
+    for (size_t i = 0; i < hits.size(); ++i) ASSERT_EQ(hits[i], 1) << "channels-last element " << i;
   }
 }
 
