@@ -4,6 +4,7 @@
  */
 #include "../cudnn/cudnn_convolution.h"
 #include "../tensor/channel_copy.h"
+#include "one_order.h"
 #include "src/cuda/cuda_common.h"
 #include "convolution.h"
 
@@ -57,51 +58,15 @@ cudnn::Convolution& GetConv(const OpContext& ctx, const ConvGeometry& g, DType t
   return *st.conv;
 }
 
-/*!
- * \brief cuDNN runs with every operand in one memory order: the output's (forward) or the
- *  incoming gradient's (backward), NCHW for float64. Operands stored otherwise -- NCHW filters of an NHWC
- *  convolution in the GPU layout plan, the NCHW data of the first convolution of an NHWC
- *  region -- are copied into LayoutScratch, and gradients computed there are copied back.
- */
-class OneOrder {
- public:
-  OneOrder(int dev, bool channels_last) : dev_(dev), last_(channels_last) {}
-  /*! \brief Reserves scratch for `b` when it is stored in the other order. */
-  void Plan(const TBlob& b) {
-    offsets_.push_back(b.channels_last() != last_ ? total_ : kNone);
-    if (b.channels_last() != last_) total_ += (b.Bytes() + 255) / 256 * 256;
+/*! \brief OneOrder's device side: LayoutScratch and the channel-copy kernel. */
+struct GpuOrderOps {
+  static void* Scratch(int dev, size_t bytes) { return cuda::LayoutScratch(dev, bytes); }
+  static void Copy(const void* src, bool src_last, void* dst, bool dst_last, DType t, const ChannelDims3& d,
+                   OpReqType req) {
+    CopyChannelsGPU(src, src_last, dst, dst_last, t, d.outer, d.c, d.s, req);
   }
-  /*! \brief After every Plan: where operand k lives in the common order (copied there if needed). */
-  const void* Input(size_t k, const TBlob& b) {
-    if (offsets_[k] == kNone) return b.dptr_;
-    void* dst = Base() + offsets_[k];
-    const ChannelDims3 d = ChannelDimsOf(b.shape_);
-    CopyChannelsGPU(b.dptr_, b.channels_last(), dst, last_, b.dtype_, d.outer, d.c, d.s, kWriteTo);
-    return dst;
-  }
-  /*! \brief Where to compute output operand k. */
-  void* Output(size_t k, const TBlob& b) { return offsets_[k] == kNone ? b.dptr_ : Base() + offsets_[k]; }
-  /*! \brief The request cuDNN gets for output k: a scratch result is written, then committed. */
-  OpReqType Req(size_t k, OpReqType r) const { return offsets_[k] == kNone || r == kNullOp ? r : kWriteTo; }
-  /*! \brief Copies a scratch result of output k into `b` with the caller's request. */
-  void Commit(size_t k, const TBlob& b, OpReqType r) {
-    if (offsets_[k] == kNone || r == kNullOp) return;
-    const ChannelDims3 d = ChannelDimsOf(b.shape_);
-    CopyChannelsGPU(Base() + offsets_[k], last_, b.dptr_, b.channels_last(), b.dtype_, d.outer, d.c, d.s, r);
-  }
-
- private:
-  static constexpr size_t kNone = ~size_t(0);
-  char* Base() {
-    if (!base_) base_ = static_cast<char*>(cuda::LayoutScratch(dev_, total_));
-    return base_;
-  }
-  int dev_;
-  bool last_;
-  size_t total_ = 0;
-  std::vector<size_t> offsets_;
-  char* base_ = nullptr;
 };
+using OneOrder = OneOrderT<GpuOrderOps>;
 
 /*! \brief cuDNN runs NHWC when `b` (the output, or the incoming gradient) is stored so, except
  *  in float64, which its NHWC kernels do not cover. */

@@ -9,6 +9,7 @@
 
 #include "operators/nn/batch_norm.h"
 #include "operators/nn/leaky_relu.h"
+#include "operators/nn/one_order.h"
 #include "operators/nn/pooling_kernels.h"
 #include "operators/tensor/channel_copy.h"
 #include "operators/optimizer/multi_sgd.h"
@@ -210,6 +211,63 @@ TEST(GPUFunctors, BatchNormStatisticsVisitEveryElementOnceByItsChannel) {
           });
     for (size_t i = 0; i < hits.size(); ++i) ASSERT_EQ(hits[i], 1) << "channels-last element " << i;
   }
+}
+
+/*! \brief OneOrderT's operations on the host: a growing buffer and the channel-copy kernel. */
+struct HostOrderOps {
+  static std::vector<char>& Buffer() {
+    static std::vector<char> b;
+    return b;
+  }
+  static void* Scratch(int, size_t bytes) {
+    Buffer().assign(bytes, 0);
+    return Buffer().data();
+  }
+  static void Copy(const void* src, bool src_last, void* dst, bool dst_last, DType, const ChannelDims3& d,
+                   OpReqType req) {
+    SYMNET_REQ_SWITCH(req, Req, {
+      Kernel<ChannelCopyKernel<Req>, cpu>::Launch(d.outer * d.c * d.s, static_cast<const double*>(src),
+                                                  static_cast<double*>(dst), d.c, d.s, src_last, dst_last);
+    });
+  }
+};
+
+TEST(GPUFunctors, ConvolutionOperandsAreBroughtIntoOneOrderAndBack) {
+  // an NHWC convolution's view of NCHW filters (copied in) and of an NCHW gradient (computed in
+  // scratch, then added to what the caller's buffer holds); a channels-last operand is used in place
+  const Shape s{2, 3, 2, 2};  // (O, C, kh, kw) or (N, C, H, W): 24 elements
+  auto fill = [&](double scale) {
+    NDArray a(s, Device::CPU(), DType::kFloat64);
+    for (int64_t i = 0; i < a.Size(); ++i) static_cast<double*>(a.dptr())[i] = scale * static_cast<double>(i + 1);
+    return a;
+  };
+  NDArray w = fill(1.0), dx = fill(100.0), x_last = fill(0.5);
+  TBlob wb = w.data(), dxb = dx.data(), xb = x_last.data();
+  xb.layout_ = Layout::kChannelsLast;
+  OneOrderT<HostOrderOps> order(0, /*channels_last=*/true);
+  order.Plan(wb);   // 0: NCHW -> copied
+  order.Plan(xb);   // 1: already channels-last -> in place
+  order.Plan(dxb);  // 2: NCHW output -> scratch, committed
+  EXPECT_EQ(order.Input(1, xb), xb.dptr_);
+  const double* w_last = static_cast<const double*>(order.Input(0, wb));
+  ASSERT_NE(static_cast<const void*>(w_last), wb.dptr_);
+  // element (o, c, k) of the NCHW filters sits at (o, k, c) in the copy
+  for (int64_t o = 0; o < 2; ++o)
+    for (int64_t c = 0; c < 3; ++c)
+      for (int64_t k = 0; k < 4; ++k) EXPECT_EQ(w_last[(o * 4 + k) * 3 + c], w.GetDouble((o * 3 + c) * 4 + k));
+  EXPECT_EQ(order.Req(2, kAddTo), kWriteTo);
+  EXPECT_EQ(order.Req(1, kAddTo), kAddTo);
+  EXPECT_EQ(order.Req(2, kNullOp), kNullOp);
+  double* g = static_cast<double*>(order.Output(2, dxb));
+  ASSERT_NE(static_cast<void*>(g), dxb.dptr_);
+  for (int64_t i = 0; i < 24; ++i) g[i] = static_cast<double>(i);  // "the library's result", channels-last
+  order.Commit(2, dxb, kAddTo);
+  for (int64_t n = 0; n < 2; ++n)
+    for (int64_t c = 0; c < 3; ++c)
+      for (int64_t p = 0; p < 4; ++p) {
+        const int64_t i = (n * 3 + c) * 4 + p;
+        EXPECT_EQ(dx.GetDouble(i), 100.0 * (i + 1) + static_cast<double>((n * 4 + p) * 3 + c)) << i;
+      }
 }
 
 }  // namespace
