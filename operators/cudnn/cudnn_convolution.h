@@ -17,6 +17,12 @@ namespace symnet {
 namespace ops {
 namespace cudnn {
 
+/*!
+ * \brief Element strides of a packed tensor of `dims` (N, C, spatial...), stored in that order or
+ *  channels-last (N, spatial..., C): what cuDNN's tensor descriptors get.
+ */
+std::vector<int> PackedStrides(const std::vector<int>& dims, bool channels_last);
+
 /*! \brief Which operands are stored channels-last (NHWC data, KRSC filters). */
 struct ConvLayouts {
   bool x = false, w = false, y = false;

@@ -43,25 +43,9 @@ std::vector<int> Spatial(const std::vector<int64_t>& v, int unit) {
   return d;
 }
 
-/*! \brief dims (N, C, spatial...), stored in that order or channels-last (N, spatial..., C). */
 void SetTensor(cudnnTensorDescriptor_t desc, cudnnDataType_t t, const std::vector<int>& dims,
                bool channels_last = false) {
-  std::vector<int> strides(dims.size());
-  int s = 1;
-  if (channels_last) {
-    strides[1] = 1;
-    s = dims[1];
-    for (int i = static_cast<int>(dims.size()) - 1; i >= 2; --i) {
-      strides[i] = s;
-      s *= dims[i];
-    }
-    strides[0] = s;
-  } else {
-    for (int i = static_cast<int>(dims.size()) - 1; i >= 0; --i) {
-      strides[i] = s;
-      s *= dims[i];
-    }
-  }
+  const std::vector<int> strides = PackedStrides(dims, channels_last);
   SYMNET_CUDNN_CALL(cudnnSetTensorNdDescriptor(desc, t, static_cast<int>(dims.size()), dims.data(), strides.data()));
 }
 

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <vector>
 
+#include "operators/cudnn/cudnn_convolution.h"
 #include "operators/nn/batch_norm.h"
 #include "operators/nn/leaky_relu.h"
 #include "operators/nn/one_order.h"
@@ -211,6 +212,15 @@ TEST(GPUFunctors, BatchNormStatisticsVisitEveryElementOnceByItsChannel) {
           });
     for (size_t i = 0; i < hits.size(); ++i) ASSERT_EQ(hits[i], 1) << "channels-last element " << i;
   }
+}
+
+TEST(GPUFunctors, CudnnTensorStridesForBothLayouts) {
+  using cudnn::PackedStrides;
+  EXPECT_EQ(PackedStrides({2, 3, 4, 5}, false), (std::vector<int>{60, 20, 5, 1}));
+  EXPECT_EQ(PackedStrides({2, 3, 4, 5}, true), (std::vector<int>{60, 1, 15, 3}));       // NHWC
+  EXPECT_EQ(PackedStrides({2, 3, 4, 5, 6}, true), (std::vector<int>{360, 1, 90, 18, 3}));  // NDHWC
+  EXPECT_EQ(PackedStrides({2, 3, 1, 7}, true), (std::vector<int>{21, 1, 21, 3}));  // NWC with a unit height
+  EXPECT_EQ(PackedStrides({1, 8, 1, 1}, false), (std::vector<int>{8, 1, 1, 1}));   // a bias
 }
 
 /*! \brief OneOrderT's operations on the host: a growing buffer and the channel-copy kernel. */
