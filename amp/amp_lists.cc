@@ -31,7 +31,7 @@ const std::vector<std::string> kNeutralOps = {
     // element-wise and shape ops: they do what the dtype in front of them does
     "_copy", "BlockGrad", "zeros_like", "ones_like", "negative", "relu", "tanh", "sqrt", "abs",
     "_plus_scalar", "_minus_scalar",
-    "_rminus_scalar", "_mul_scalar", "_div_scalar", "_rdiv_scalar", "Flatten", "Reshape",
+    "_rminus_scalar", "_mul_scalar", "_div_scalar", "_rdiv_scalar", "Flatten", "Reshape", "transpose",
     "Activation", "LeakyReLU", "Dropout", "Pooling",
     // BatchNorm keeps float32 gamma/beta/statistics for 16-bit data (its type rule)
     "BatchNorm",

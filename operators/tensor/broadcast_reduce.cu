@@ -1,7 +1,9 @@
-/*! \brief GPU kernels of the broadcast binary ops and of sum/mean (broadcast_binary.h, reduce.h). */
+/*! \brief GPU kernels of the broadcast binary ops, sum/mean and transpose (broadcast_binary.h, reduce.h,
+ *  transpose.h): all strided index maps. */
 #include "../kernel_launch.cuh"
 #include "broadcast_binary.h"
 #include "reduce.h"
+#include "transpose.h"
 
 namespace symnet {
 namespace ops {
@@ -59,6 +61,9 @@ void ReduceToShapeBlocks(const T* src, const ReduceDims& r, T* dst, int64_t n, O
   SYMNET_REGISTER_OP(NAME).set_attr<FCompute>("FCompute<gpu>", BroadcastCompute<mathf::FUNCTOR, gpu>); \
   SYMNET_REGISTER_OP(_backward_##NAME).set_attr<FCompute>("FCompute<gpu>", BroadcastGradCompute<BGrad::KIND, gpu>);
 SYMNET_BROADCAST_OPS(SYMNET_GPU_BROADCAST)
+
+SYMNET_REGISTER_OP(transpose).set_attr<FCompute>("FCompute<gpu>", TransposeCompute<gpu>);
+SYMNET_REGISTER_OP(_backward_transpose).set_attr<FCompute>("FCompute<gpu>", TransposeGradCompute<gpu>);
 
 SYMNET_REGISTER_OP(sum).set_attr<FCompute>("FCompute<gpu>", ReduceCompute<false, gpu>);
 SYMNET_REGISTER_OP(_backward_sum).set_attr<FCompute>("FCompute<gpu>", ReduceGradCompute<false, gpu>);

@@ -42,6 +42,24 @@ BroadcastMap::BroadcastMap(const Shape& in, const Shape& out) {
   }
 }
 
+BroadcastMap BroadcastMap::Transposed(const Shape& in, const std::vector<int>& axes) {
+  BroadcastMap m(Shape{1}, Shape{1});
+  m.ndim = in.ndim();
+  SYMNET_CHECK(m.ndim <= kMaxBroadcastDim) << "transpose supports at most " << kMaxBroadcastDim
+                                           << " dimensions, got " << in;
+  int64_t in_stride[kMaxBroadcastDim];
+  int64_t stride = 1;
+  for (int d = m.ndim - 1; d >= 0; --d) {
+    in_stride[d] = stride;
+    stride *= in[d];
+  }
+  for (int d = 0; d < m.ndim; ++d) {
+    m.out_shape[d] = in[axes[d]];
+    m.in_stride[d] = in_stride[axes[d]];
+  }
+  return m;
+}
+
 ReduceDims MakeReduceDims(const Shape& src_shape, const Shape& dst_shape) {
   const int nd = src_shape.ndim();
   SYMNET_CHECK(nd <= kMaxBroadcastDim) << "reductions support at most " << kMaxBroadcastDim

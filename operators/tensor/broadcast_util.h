@@ -29,6 +29,8 @@ struct BroadcastMap {
   int64_t in_stride[kMaxBroadcastDim];
 
   BroadcastMap(const Shape& in, const Shape& out);
+  /*! \brief The map of a transpose: output dim d is input dim axes[d] (axes a permutation). */
+  static BroadcastMap Transposed(const Shape& in, const std::vector<int>& axes);
   SYMNET_XINLINE int64_t InOffset(int64_t i) const {
     int64_t off = 0;
     for (int d = ndim - 1; d >= 0; --d) {

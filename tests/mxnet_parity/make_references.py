@@ -81,9 +81,10 @@ def nhwc_conv(x, name, twin, **kw):
 
 
 def nhwc(twin=False):
-    """Channels-last layouts: NHWC Convolution, grouped and strided, BatchNorm on axis 3, NHWC
+    """Channels-last layouts: NCHW data transposed to NHWC (as MXNet's NHWC scripts feed their
+    iterators' batches), NHWC Convolution, grouped and strided, BatchNorm on axis 3, NHWC
     max/avg Pooling (MXNet runs these on a CPU) and global pooling."""
-    x = mx.sym.Variable("data")
+    x = mx.sym.transpose(mx.sym.Variable("data"), axes=(0, 2, 3, 1), name="to_nhwc")
     c1 = nhwc_conv(x, "conv1", twin, kernel=(3, 3), pad=(1, 1), num_filter=8)
     b = mx.sym.BatchNorm(c1, axis=3, fix_gamma=False, eps=1e-3, name="bn")
     a = mx.sym.Activation(b, act_type="relu")
@@ -94,7 +95,7 @@ def nhwc(twin=False):
                         name="avgpool")
     g = mx.sym.Pooling(p1 + p2, global_pool=True, pool_type="avg", kernel=(1, 1), layout="NHWC", name="gpool")
     y = mx.sym.FullyConnected(mx.sym.flatten(g), num_hidden=5, name="fc")
-    return y, {"data": (2, 9, 10, 3)}
+    return y, {"data": (2, 3, 9, 10)}
 
 
 def gluon(name, builder, shape):

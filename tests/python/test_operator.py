@@ -218,6 +218,31 @@ def test_cast(dtype):
         check_numeric_gradient(mx.sym.Cast(mx.sym.var("x"), dtype="float64"), {"x": randn(2, 3)})
 
 
+@pytest.mark.parametrize("shape,axes", [((2, 3, 4), None), ((2, 3, 4), (1, 0, 2)), ((2, 3, 4, 5), (0, 2, 3, 1)),
+                                        ((2, 3, 4, 5), (0, -1, 1, 2)), ((4, 5), (1, 0)), ((7,), (0,)),
+                                        ((2, 1, 3, 2, 2), (4, 2, 0, 3, 1))])
+def test_transpose(shape, axes):
+    x = randn(*shape)
+    kw = {} if axes is None else {"axes": axes}
+    sym = mx.sym.transpose(mx.sym.var("x"), **kw)
+    ref = np.transpose(x, axes)
+    check_symbolic_forward(sym, {"x": x}, [ref], rtol=0, atol=0, dtype=np.float64)
+    check_numeric_gradient(sym, {"x": x})
+    check_add_req(sym, {"x": x}, [mx.nd.array(randn(*ref.shape), dtype="float64")])
+    # a copy: exact in float16 (the inputs are float16 values); bfloat16 rounds them once
+    check_16bit(sym, {"x": x}, rtol_f16=0, rtol_bf16=4e-3)
+    nd = mx.nd.transpose(mx.nd.array(x), **kw)
+    np.testing.assert_array_equal(nd.asnumpy(), ref.astype(np.float32))
+
+
+def test_transpose_axes_errors():
+    v = mx.sym.var("x")
+    with pytest.raises(mx.MXNetError, match=r"transpose axes \(0, 0, 1\) are not a permutation"):
+        mx.sym.transpose(v, axes=(0, 0, 1)).infer_shape(x=(2, 3, 4))
+    with pytest.raises(mx.MXNetError, match="must name each of the 3 input dims once"):
+        mx.sym.transpose(v, axes=(1, 0)).infer_shape(x=(2, 3, 4))
+
+
 def test_flatten_reshape():
     x = randn(2, 3, 4)
     v = mx.sym.var("x")

@@ -209,6 +209,12 @@ def test_multi_mp_sgd_mom_update_gpu_matches_cpu():
         assert_almost_equal(b, a, rtol=1e-3, atol=1e-3)
 
 
+@pytest.mark.parametrize("shape,axes", [((2, 3, 4, 5), (0, 2, 3, 1)), ((3, 4), None), ((2, 3, 4, 5, 2), (4, 0, 3, 1, 2))])
+def test_transpose_gpu_matches_cpu(shape, axes):
+    kw = {} if axes is None else {"axes": axes}
+    check_consistency(mx.sym.transpose(mx.sym.var("data"), **kw), both(data=shape))
+
+
 @pytest.mark.parametrize("op", ["broadcast_add", "broadcast_sub", "broadcast_mul", "broadcast_div"])
 def test_broadcast_gpu_matches_cpu(op):
     b = mx.sym.var("b")
