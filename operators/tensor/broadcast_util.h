@@ -49,20 +49,17 @@ struct ReduceDims {
   int64_t red_size[kMaxBroadcastDim], red_stride[kMaxBroadcastDim];
   int64_t num_reduced = 1;
   /*! \brief Source offset of dst element j's first term. */
-  SYMNET_XINLINE int64_t KeptOffset(int64_t j) const {
-    int64_t base = 0;
-    for (int k = nkept - 1; k >= 0; --k) {
-      base += (j % kept_size[k]) * kept_stride[k];
-      j /= kept_size[k];
-    }
-    return base;
-  }
+  SYMNET_XINLINE int64_t KeptOffset(int64_t j) const { return Offset(j, nkept, kept_size, kept_stride); }
   /*! \brief Offset of term i (0 <= i < num_reduced) from its dst element's first term. */
-  SYMNET_XINLINE int64_t ReducedOffset(int64_t i) const {
+  SYMNET_XINLINE int64_t ReducedOffset(int64_t i) const { return Offset(i, nred, red_size, red_stride); }
+
+ private:
+  /*! \brief sum_k digit_k(i) * stride[k], digits of i in the mixed radix `size` (last fastest). */
+  SYMNET_XINLINE static int64_t Offset(int64_t i, int n, const int64_t* size, const int64_t* stride) {
     int64_t off = 0;
-    for (int k = nred - 1; k >= 0; --k) {
-      off += (i % red_size[k]) * red_stride[k];
-      i /= red_size[k];
+    for (int k = n - 1; k >= 0; --k) {
+      off += (i % size[k]) * stride[k];
+      i /= size[k];
     }
     return off;
   }

@@ -74,20 +74,27 @@ CONV_CASES = [
 ]
 
 
-@pytest.mark.parametrize("case", CONV_CASES, ids=lambda c: "x%s_k%s" % (c["x"], c["kernel"]))
-def test_convolution(case):
+def conv_case(case):
+    """(op params, nsp, x, w, b, numpy reference) of a CONV_CASES entry, channels-first."""
     case = dict(case)
     xs = case.pop("x")
     nsp = len(xs) - 2
     groups = case.get("num_group", 1)
     w = randn(case["num_filter"], xs[1] // groups, *case["kernel"])
     b = None if case.get("no_bias") else randn(case["num_filter"])
+    x = randn(*xs)
+    ref = np_conv(x, w, b, case.get("stride", (1,) * nsp), case.get("pad", (0,) * nsp),
+                  case.get("dilate", (1,) * nsp), groups)
+    return case, nsp, x, w, b, ref
+
+
+@pytest.mark.parametrize("case", CONV_CASES, ids=lambda c: "x%s_k%s" % (c["x"], c["kernel"]))
+def test_convolution(case):
+    case, nsp, x, w, b, ref = conv_case(case)
     sym = mx.sym.Convolution(mx.sym.var("x"), name="c", **case)
-    loc = {"x": randn(*xs), "c_weight": w}
+    loc = {"x": x, "c_weight": w}
     if b is not None:
         loc["c_bias"] = b
-    ref = np_conv(loc["x"], w, b, case.get("stride", (1,) * nsp), case.get("pad", (0,) * nsp),
-                  case.get("dilate", (1,) * nsp), groups)
     check_symbolic_forward(sym, loc, [ref], rtol=1e-4, atol=1e-4)  # float32 (oneDNN)
     check_symbolic_forward(sym, loc, [ref], rtol=1e-10, atol=1e-10, dtype=np.float64)
     check_numeric_gradient(sym, loc, rtol=1e-5, atol=1e-7)
@@ -142,15 +149,7 @@ LAYOUTS = {1: "NWC", 2: "NHWC", 3: "NDHWC"}
 def test_convolution_channels_last_layout(case):
     """layout='NHWC' (MXNet's names): data (N, H, W, C), weights (O, kh, kw, C/g), output
     (N, oh, ow, O); the same numbers as the channels-first op, transposed."""
-    case = dict(case)
-    xs = case.pop("x")
-    nsp = len(xs) - 2
-    groups = case.get("num_group", 1)
-    w = randn(case["num_filter"], xs[1] // groups, *case["kernel"])
-    b = None if case.get("no_bias") else randn(case["num_filter"])
-    x = randn(*xs)
-    ref = np_conv(x, w, b, case.get("stride", (1,) * nsp), case.get("pad", (0,) * nsp),
-                  case.get("dilate", (1,) * nsp), groups)
+    case, nsp, x, w, b, ref = conv_case(case)
     sym = mx.sym.Convolution(mx.sym.var("x"), name="c", layout=LAYOUTS[nsp], **case)
     loc = {"x": to_last(x), "c_weight": to_last(w)}
     if b is not None:
