@@ -58,12 +58,12 @@ cudnn::Convolution& GetConv(const OpContext& ctx, const ConvGeometry& g, DType t
   return *st.conv;
 }
 
-/*! \brief OneOrder's device side: LayoutScratch and the channel-copy kernel. */
+/*! \brief OneOrder's device side: LayoutScratch and CopyChannelsGPU. */
 struct GpuOrderOps {
   static void* Scratch(int dev, size_t bytes) { return cuda::LayoutScratch(dev, bytes); }
   static void Copy(const void* src, bool src_last, void* dst, bool dst_last, DType t, const ChannelDims3& d,
                    OpReqType req) {
-    CopyChannelsGPU(src, src_last, dst, dst_last, t, d.outer, d.c, d.s, req);
+    CopyChannelsGPU(src, src_last, dst, dst_last, t, d, req);
   }
 };
 using OneOrder = OneOrderT<GpuOrderOps>;

@@ -9,15 +9,9 @@
 namespace symnet {
 namespace ops {
 
-void CopyChannelsGPU(const void* src, bool src_last, void* dst, bool dst_last, DType t, int64_t outer,
-                     int64_t C, int64_t S, OpReqType req) {
-  if (req == kNullOp) return;
-  SYMNET_FLOAT_TYPE_SWITCH(t, T, {
-    SYMNET_REQ_SWITCH(req, Req, {
-      Kernel<ChannelCopyKernel<Req>, gpu>::Launch(outer * C * S, static_cast<const T*>(src), static_cast<T*>(dst), C,
-                                                  S, src_last, dst_last);
-    });
-  });
+void CopyChannelsGPU(const void* src, bool src_last, void* dst, bool dst_last, DType t, const ChannelDims3& d,
+                     OpReqType req) {
+  CopyChannels<gpu>(src, src_last, dst, dst_last, t, d, req);
 }
 
 namespace {
@@ -29,7 +23,7 @@ void ConvertLayoutGPU(const NodeAttrs&, const OpContext&, const std::vector<TBlo
   const TBlob &x = in[0], &y = out[0];
   SYMNET_CHECK(!x.blocked16() && !y.blocked16()) << "_convert_layout: GPUs have no nChw16c layout";
   const ChannelDims3 d = ChannelDimsOf(x.shape_);
-  CopyChannelsGPU(x.dptr_, x.channels_last(), y.dptr_, y.channels_last(), x.dtype_, d.outer, d.c, d.s, kWriteTo);
+  CopyChannelsGPU(x.dptr_, x.channels_last(), y.dptr_, y.channels_last(), x.dtype_, d, kWriteTo);
 }
 
 }  // namespace

@@ -169,14 +169,10 @@ TEST(GPUFunctors, ChannelCopyMatchesTheCPULayoutConversion) {
     sb.layout_ = to_last ? Layout::kDefault : Layout::kChannelsLast;
     rb.layout_ = to_last ? Layout::kChannelsLast : Layout::kDefault;
     convert(attrs, OpContext(), {sb}, {kWriteTo}, {rb});
-    Kernel<ChannelCopyKernel<kWriteTo>, cpu>::Launch(n, static_cast<const double*>(src.dptr()),
-                                                     static_cast<double*>(got.dptr()), int64_t{5}, int64_t{12},
-                                                     !to_last, to_last);
+    CopyChannels<cpu>(src.dptr(), !to_last, got.dptr(), to_last, DType::kFloat64, ChannelDims3{2, 5, 12}, kWriteTo);
     for (int64_t i = 0; i < n; ++i) ASSERT_EQ(got.GetDouble(i), ref.GetDouble(i)) << to_last << " " << i;
     // kAddTo accumulates
-    Kernel<ChannelCopyKernel<kAddTo>, cpu>::Launch(n, static_cast<const double*>(src.dptr()),
-                                                   static_cast<double*>(got.dptr()), int64_t{5}, int64_t{12},
-                                                   !to_last, to_last);
+    CopyChannels<cpu>(src.dptr(), !to_last, got.dptr(), to_last, DType::kFloat64, ChannelDims3{2, 5, 12}, kAddTo);
     for (int64_t i = 0; i < n; ++i) ASSERT_EQ(got.GetDouble(i), 2 * ref.GetDouble(i)) << to_last << " " << i;
   }
 }
@@ -223,7 +219,7 @@ TEST(GPUFunctors, CudnnTensorStridesForBothLayouts) {
   EXPECT_EQ(PackedStrides({1, 8, 1, 1}, false), (std::vector<int>{8, 1, 1, 1}));   // a bias
 }
 
-/*! \brief OneOrderT's operations on the host: a growing buffer and the channel-copy kernel. */
+/*! \brief OneOrderT's operations on the host: a growing buffer and CopyChannels<cpu>. */
 struct HostOrderOps {
   static std::vector<char>& Buffer() {
     static std::vector<char> b;
@@ -233,12 +229,9 @@ struct HostOrderOps {
     Buffer().assign(bytes, 0);
     return Buffer().data();
   }
-  static void Copy(const void* src, bool src_last, void* dst, bool dst_last, DType, const ChannelDims3& d,
+  static void Copy(const void* src, bool src_last, void* dst, bool dst_last, DType t, const ChannelDims3& d,
                    OpReqType req) {
-    SYMNET_REQ_SWITCH(req, Req, {
-      Kernel<ChannelCopyKernel<Req>, cpu>::Launch(d.outer * d.c * d.s, static_cast<const double*>(src),
-                                                  static_cast<double*>(dst), d.c, d.s, src_last, dst_last);
-    });
+    CopyChannels<cpu>(src, src_last, dst, dst_last, t, d, req);
   }
 };
 
