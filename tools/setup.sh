@@ -3,6 +3,8 @@
 # packages (pip), then `pip install .` (C++ library + Python package), reusing build/pip.
 #   tools/setup.sh            # library, Python package
 #   tools/setup.sh --tests    # also the C++ tests and examples (used by tools/run_tests.sh)
+# The build is portable (x86-64-v3: AVX2/FMA/F16C); SYMNET_NATIVE_ARCH=ON tools/setup.sh compiles
+# symnet's own loops for this machine's CPU only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,5 +34,6 @@ jobs=$(nproc 2>/dev/null || echo 2)
 # --no-build-isolation keeps the tool paths stable, so build/pip is reused between runs
 CMAKE_BUILD_PARALLEL_LEVEL=$jobs $PY -m pip install -q --no-build-isolation \
   -Ccmake.define.SYMNET_BUILD_TESTS=$with_tests \
-  -Ccmake.define.SYMNET_BUILD_EXAMPLES=$with_tests .
+  -Ccmake.define.SYMNET_BUILD_EXAMPLES=$with_tests \
+  -Ccmake.define.SYMNET_NATIVE_ARCH="${SYMNET_NATIVE_ARCH:-OFF}" .
 $PY -c "import symnet, sys; print('symnet', symnet.__version__, 'installed for', sys.executable)"

@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
-"""Trains ResNet (ResNet-50 v1.5 by default) with symnet's Module API, mixed precision on by
-default (--amp bfloat16; --amp none for float32).
+"""Trains ResNet (ResNet-50 v1.5 by default) with symnet's Module API, in the precision the
+hardware runs fastest by default (--amp auto: bfloat16 on CPUs with native bfloat16, float16 on
+GPUs, float32 elsewhere; --amp bfloat16/float16 forces AMP, --amp none float32).
 
 With no arguments it builds the built-in data set (scikit-learn's handwritten digits as 32x32
 RGB JPEG .rec files) on first use and trains for a few minutes on 2 cores, printing progress,
 img/s, the loss scale and validation accuracy; it writes checkpoints, a JSON-lines log and a
 training-curve PNG under build/resnet50_example/ and ends with a one-line summary.
 
-    python3 example/resnet50/train.py                        # default run (AMP bfloat16)
+    python3 example/resnet50/train.py                        # default run (--amp auto)
     python3 example/resnet50/train.py --compare              # float32 vs AMP, table + one PNG
     python3 example/resnet50/train.py --benchmark --image-shape 3,224,224   # synthetic img/s
     python3 example/resnet50/train.py --data-train train.rec --data-val val.rec \\
@@ -43,8 +44,9 @@ def parse_args(argv=None):
     p.add_argument("--network", default="resnet", choices=["resnet"])
     p.add_argument("--num-layers", type=int, default=50)
     p.add_argument("--version", default="1.5", choices=["1", "1.5"])
-    p.add_argument("--amp", default="bfloat16", choices=["bfloat16", "float16", "none"],
-                   help="16-bit type for convolutions and matrix products (none: float32)")
+    p.add_argument("--amp", default="auto", choices=["auto", "bfloat16", "float16", "none"],
+                   help="16-bit type for convolutions and matrix products (none: float32; auto: "
+                        "what this CPU/GPU runs natively, float32 where 16-bit would be slower)")
     p.add_argument("--batch-size", type=int, help="default 16 on the built-in data, else 32")
     p.add_argument("--image-shape", help="C,H,W (default 3,32,32 on the built-in data, else 3,224,224)")
     p.add_argument("--num-classes", type=int, help="default 10 on the built-in data, else 1000")
@@ -91,6 +93,10 @@ def parse_args(argv=None):
     if args.batch_size is None:  # 1,437 training images: more, smaller steps learn faster
         args.batch_size = 16 if builtin else 32
     args.builtin = builtin
+    if args.amp == "auto":
+        name, why = mx.amp.auto_dtype("gpu" if args.gpus else "cpu")
+        print("--amp auto: %s" % why, flush=True)
+        args.amp = "none" if name == "float32" else name
     args.run = "float32" if args.amp == "none" else "amp-" + args.amp
     return args
 

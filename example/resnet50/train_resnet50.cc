@@ -1,7 +1,7 @@
 /*!
  * \brief train_resnet50: the C++ twin of example/resnet50/train.py (same options, same files).
  *
- *   train_resnet50                        # built-in digits .rec data, ResNet-50 v1.5, AMP bfloat16
+ *   train_resnet50                        # built-in digits .rec data, ResNet-50 v1.5, --amp auto
  *   train_resnet50 --amp none             # float32
  *   train_resnet50 --resume --num-epochs 5
  *   train_resnet50 --benchmark --image-shape 3,224,224
@@ -330,7 +330,7 @@ int main(int argc, char** argv) {
       ("network", po::value(&a.network)->default_value("resnet"), "network family (resnet)")
       ("num-layers", po::value(&a.num_layers)->default_value(50), "18, 34, 50, 101, 152")
       ("version", po::value(&a.version)->default_value("1.5"), "1 or 1.5")
-      ("amp", po::value(&a.amp)->default_value("bfloat16"), "bfloat16, float16 or none (float32)")
+      ("amp", po::value(&a.amp)->default_value("auto"), "auto (what the CPU or GPU runs natively), bfloat16, float16 or none (float32)")
       ("batch-size", po::value(&a.batch_size)->default_value(0), "batch size (0: 16 on the built-in data, else 32)")
       ("image-shape", po::value(&a.image_shape_text), "C,H,W (default 3,32,32 on the built-in data, else 3,224,224)")
       ("num-classes", po::value(&a.num_classes), "default 10 on the built-in data, else 1000")
@@ -368,8 +368,14 @@ int main(int argc, char** argv) {
       return 0;
     }
     SYMNET_CHECK(a.network == "resnet") << "--network: only resnet is built in, got '" << a.network << "'";
-    SYMNET_CHECK(a.amp == "bfloat16" || a.amp == "float16" || a.amp == "none")
-        << "--amp must be bfloat16, float16 or none, got '" << a.amp << "'";
+    SYMNET_CHECK(a.amp == "auto" || a.amp == "bfloat16" || a.amp == "float16" || a.amp == "none")
+        << "--amp must be auto, bfloat16, float16 or none, got '" << a.amp << "'";
+    if (a.amp == "auto") {  // what the hardware runs natively (float32 where 16-bit is slower)
+      std::string why;
+      const DType t = AutoAmpDType(Device::CPU(), &why);  // this program trains on the CPU
+      std::printf("--amp auto: %s\n", why.c_str());
+      a.amp = t == DType::kFloat32 ? "none" : DTypeName(t);
+    }
     SYMNET_CHECK(a.lr_schedule == "cosine" || a.lr_schedule == "step")
         << "--lr-schedule must be step or cosine, got '" << a.lr_schedule << "'";
     SYMNET_CHECK(a.batch_size >= 0 && a.disp_batches > 0) << "--batch-size must not be negative and --disp-batches must be positive";

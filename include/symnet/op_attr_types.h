@@ -86,6 +86,17 @@ struct LayoutSlots {
 };
 using FLayoutSlots = std::function<LayoutSlots(const NodeAttrs& attrs)>;
 
+/*!
+ * \brief For each group of the op's FLayoutSlots, the layout its kernel runs fastest with on the
+ *  CPU at hand for these input shapes and dtypes, as the kernel library answers it (oneDNN's
+ *  format_tag::any: nChw16c on AVX-512, nChw8c on AVX2, ...); Layout::kDefault where it has no
+ *  opinion. PlanLayout gives each region the layout most of its ops ask for, so no layout is
+ *  hard-coded for one CPU. "FLayoutPreference"; default: a preferring op (LayoutSlots::prefer)
+ *  asks for channels-last.
+ */
+using FLayoutPreference = std::function<std::vector<Layout>(
+    const NodeAttrs& attrs, const std::vector<Shape>& in_shapes, const std::vector<DType>& in_types)>;
+
 /*! \brief Marks loss heads: their gradient ignores the head gradient. "TIsLoss". */
 using TIsLoss = bool;
 /*! \brief Marks ops that only appear in gradient graphs (hidden from user APIs). "TIsBackward". */

@@ -2,6 +2,7 @@
 #ifndef SYMNET_PASS_H_
 #define SYMNET_PASS_H_
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -41,8 +42,9 @@ std::vector<NodeEntry> Gradient(const std::vector<NodeEntry>& ys, const std::vec
                                 const std::vector<NodeEntry>& ys_grads);
 
 /*!
- * \brief What a layout plan is for. kCPU: oneDNN's fastest formats (nChw16c where channels allow,
- *  else channels-last), for every op that prefers them. kGPU: channels-last only, and only
+ * \brief What a layout plan is for. kCPU: the formats oneDNN picks on the CPU at hand
+ *  (FLayoutPreference: nChw16c on AVX-512, nChw8c on AVX2, channels-last where channels fit no
+ *  block), for every op that prefers them. kGPU: channels-last only, and only
  *  where a 16-bit op prefers it (cuDNN's tensor-core kernels want NHWC; float32 graphs keep
  *  NCHW, which cuDNN's FMA kernels handle as well).
  */
@@ -53,6 +55,15 @@ enum class LayoutTarget { kCPU, kGPU };
  *  activations in regions of ops that support it, when some op prefers it and no entry of the
  *  region is pinned (pinned: must stay in the default layout, e.g. arguments and graph outputs).
  */
+/*! \brief How many of a region's ops asked for each Layout (indexed by its value). */
+using LayoutVotes = std::array<int, 4>;
+/*!
+ * \brief The layout of a CPU region: the most asked-for of its votes that its channel counts
+ *  allow (a blocked layout's block must divide `channel_gcd`, the gcd of the members' channel
+ *  counts); channels-last, which every oneDNN ISA level runs, when no vote fits.
+ */
+Layout ChooseRegionLayout(const LayoutVotes& votes, int64_t channel_gcd);
+
 std::vector<Layout> PlanLayout(const IndexedGraph& g, const std::vector<Shape>& shapes,
                                const std::vector<DType>& types, const std::vector<bool>& pinned,
                                LayoutTarget target = LayoutTarget::kCPU);

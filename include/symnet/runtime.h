@@ -5,6 +5,10 @@
 #include <cstddef>
 #include <map>
 #include <string>
+#include <vector>
+
+#include "symnet/device.h"
+#include "symnet/dtype.h"
 
 namespace symnet {
 
@@ -15,8 +19,33 @@ bool BuiltWithCUDA();
  *  without them symnet computes bfloat16 ops through float32 and rounds.
  */
 bool DnnlNativeBF16();
+/*!
+ * \brief The oneDNN primitives symnet created in this process, each as "kind: implementation"
+ *  ("convolution forward: jit:avx2"), without repeats, in creation order. A name containing
+ *  "ref" is one of oneDNN's reference kernels (plain loops, orders of magnitude slower).
+ */
+std::vector<std::string> DnnlPrimitivesCreated();
+/*! \brief Forgets what DnnlPrimitivesCreated has recorded. */
+void ClearDnnlPrimitivesCreated();
+/*!
+ * \brief The CPU instruction set oneDNN's kernels use here ("avx2", "avx512_core",
+ *  "avx512_core_bf16", "avx512_core_amx", ...): the CPU's, or lower when capped with
+ *  ONEDNN_MAX_CPU_ISA / DNNL_MAX_CPU_ISA.
+ */
+std::string DnnlCpuIsa();
 /*! \brief Number of usable GPUs (0 without a CUDA build, a driver or a device). */
 int NumGPUs();
+/*!
+ * \brief Whether `dtype` (float16 or bfloat16) has native kernels on `device`'s hardware, so AMP
+ *  in it runs faster than float32 there. When not, `why` (if given) says what is missing.
+ */
+bool NativeLowPrecision(const Device& device, DType dtype, std::string* why = nullptr);
+/*!
+ * \brief AMP's "auto" target for `device`: float16 on GPUs, bfloat16 on CPUs with native
+ *  bfloat16 (AVX512_BF16 or AMX), float32 (AMP off) on other CPUs. `why` gets one line saying
+ *  which and why.
+ */
+DType AutoAmpDType(const Device& device, std::string* why = nullptr);
 /*!
  * \brief Feature name -> enabled: "CUDA", "CUDNN", "DNNL", "OPENMP", "F16C", "AVX512_BF16",
  *  plus versions as text under "CUDA_VERSION", "CUDNN_VERSION", "CUBLAS_VERSION", "DNNL_VERSION".

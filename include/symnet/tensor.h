@@ -15,13 +15,28 @@ namespace symnet {
 enum OpReqType { kNullOp = 0, kWriteTo = 1, kWriteInplace = 2, kAddTo = 3 };
 
 /*!
- * \brief Physical order of a 4-D/5-D activation's elements. The shape is always logical (N, C,
- *  H, W); kChannelsLast stores it as (N, H, W, C) and kBlocked16 as oneDNN's nChw16c: (N, C/16,
- *  H, W, 16), channels in blocks of 16 (C must be a multiple of 16). Only ops that declare
- *  layout support (FLayoutSlots) ever see the non-default layouts; the executor converts at the
- *  boundaries of such regions.
+ * \brief Physical order of a 3-D to 5-D activation's elements. The shape is always logical (N,
+ *  C, H, W); kChannelsLast stores it as (N, H, W, C), kBlocked16 as oneDNN's nChw16c: (N, C/16,
+ *  H, W, 16), channels in blocks of 16 (C a multiple of 16), and kBlocked8 as nChw8c. Which
+ *  blocking is fastest depends on the CPU (16 for AVX-512, 8 for AVX2): the layout plan asks the
+ *  ops (FLayoutPreference). Only ops that declare layout support (FLayoutSlots) ever see the
+ *  non-default layouts; the executor converts at the boundaries of such regions.
  */
-enum class Layout : uint8_t { kDefault = 0, kChannelsLast = 1, kBlocked16 = 2 };
+enum class Layout : uint8_t { kDefault = 0, kChannelsLast = 1, kBlocked16 = 2, kBlocked8 = 3 };
+
+/*! \brief Channels per block of a blocked layout (8 or 16), 0 for the others. */
+inline int ChannelBlock(Layout l) {
+  return l == Layout::kBlocked16 ? 16 : (l == Layout::kBlocked8 ? 8 : 0);
+}
+/*! \brief oneDNN-style name of a layout for 4-D data ("nchw", "nhwc", "nChw8c", "nChw16c"). */
+inline const char* LayoutTag(Layout l) {
+  switch (l) {
+    case Layout::kChannelsLast: return "nhwc";
+    case Layout::kBlocked16: return "nChw16c";
+    case Layout::kBlocked8: return "nChw8c";
+    default: return "nchw";
+  }
+}
 
 /*! \brief A dense, contiguous view of memory owned elsewhere (row-major unless layout_ says). */
 struct TBlob {
@@ -48,7 +63,9 @@ struct TBlob {
     return TBlob(dptr_, s, dtype_, dev_);
   }
   bool channels_last() const { return layout_ == Layout::kChannelsLast; }
-  bool blocked16() const { return layout_ == Layout::kBlocked16; }
+  /*! \brief Channels per block (8 or 16) of a blocked layout, 0 otherwise. */
+  int channel_block() const { return ChannelBlock(layout_); }
+  bool blocked() const { return channel_block() != 0; }
 };
 
 }  // namespace symnet

@@ -56,7 +56,7 @@ bool BatchNormSupported(const Shape& shape, DType dtype, int axis) {
 }
 
 DnnlBatchNormForward::DnnlBatchNormForward(const BatchNormConfig& cfg)
-    : cfg_(cfg), pd_(ForwardPD(cfg)), prim_(pd_), scale_shift_(2 * cfg.shape[1]) {}
+    : cfg_(cfg), pd_(Noted("batch normalization forward", ForwardPD(cfg))), prim_(pd_), scale_shift_(2 * cfg.shape[1]) {}
 
 void DnnlBatchNormForward::Run(const void* x, const float* gamma, const float* beta, float* mean,
                                float* var, void* y) {
@@ -78,7 +78,7 @@ DnnlBatchNormBackward::DnnlBatchNormBackward(const BatchNormConfig& cfg)
       dnnl::batch_normalization_backward::desc(dnnl::prop_kind::backward, data, data, cfg.eps,
                                                Flags(cfg)),
       Engine(), ForwardPD(cfg));
-  prim_ = dnnl::batch_normalization_backward(pd_);
+  prim_ = dnnl::batch_normalization_backward(Noted("batch normalization backward", pd_));
 }
 
 void DnnlBatchNormBackward::Run(const void* dy, const void* x, const float* gamma,

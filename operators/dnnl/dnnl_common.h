@@ -21,6 +21,17 @@ dnnl::stream& Stream();
 dnnl::memory::data_type ToDnnl(DType t);
 /*! \brief Whether oneDNN has native kernels for `t` on this CPU (bf16 needs AVX512 BF16/AMX). */
 bool NativeSupport(DType t);
+/*!
+ * \brief Records the implementation oneDNN chose for a primitive symnet creates ("convolution
+ *  forward: jit:avx2"), so tests can prove no reference kernel runs (DnnlPrimitivesCreated).
+ *  Returns `pd` to be used inline.
+ */
+void NotePrimitive(const char* what, const char* impl);
+template <typename PD>
+const PD& Noted(const char* what, const PD& pd) {
+  NotePrimitive(what, pd.impl_info_str());
+  return pd;
+}
 
 }  // namespace dnnl_util
 }  // namespace symnet

@@ -4,6 +4,8 @@
  */
 #include "dnnl_convolution.h"
 
+#include <mutex>
+
 namespace symnet {
 namespace dnnl_util {
 
@@ -49,7 +51,7 @@ ConvDescs MakeDescs(const ConvConfig& c) {
   const bool nhwc = c.src_layout == Layout::kChannelsLast || c.dst_layout == Layout::kChannelsLast;
   auto prim = [&](const dims& shape, Layout l) {
     if (nhwc) return md(shape, dt, ActivationTag(g.nsp(), Layout::kChannelsLast));
-    if (l == Layout::kBlocked16) return md(shape, dt, ActivationTag(g.nsp(), l));
+    if (ChannelBlock(l)) return md(shape, dt, ActivationTag(g.nsp(), l));
     return md(shape, dt, tag::any);
   };
   d.src_any = prim(src, c.src_layout);
@@ -73,11 +75,35 @@ dnnl::convolution_forward::primitive_desc ForwardPD(const ConvConfig& c, const C
           Engine()};
 }
 
+/*! \brief The Layout whose format tag describes `chosen` (kDefault when none does). */
+Layout LayoutOf(const md& chosen, int nsp) {
+  for (Layout l : {Layout::kBlocked16, Layout::kBlocked8, Layout::kChannelsLast})
+    if (chosen == md(chosen.dims(), chosen.data_type(), ActivationTag(nsp, l))) return l;
+  return Layout::kDefault;
+}
+
 }  // namespace
+
+std::pair<Layout, Layout> PreferredConvLayouts(const ops::ConvGeometry& geo, DType dtype) {
+  // a ResNet has a few dozen distinct geometries and every bind asks for all of them
+  static std::mutex mu;
+  static std::vector<std::pair<ConvConfig, std::pair<Layout, Layout>>> cache;
+  ConvConfig c;
+  c.geo = geo;
+  c.dtype = dtype;
+  std::lock_guard<std::mutex> lock(mu);
+  for (const auto& kv : cache)
+    if (kv.first == c) return kv.second;
+  const ConvDescs d = MakeDescs(c);  // both activation sides format_tag::any
+  const auto pd = ForwardPD(c, d);
+  const std::pair<Layout, Layout> r{LayoutOf(pd.src_desc(), geo.nsp()), LayoutOf(pd.dst_desc(), geo.nsp())};
+  cache.emplace_back(c, r);
+  return r;
+}
 
 DnnlConvForward::DnnlConvForward(const ConvConfig& cfg) : cfg_(cfg) {
   const ConvDescs d = MakeDescs(cfg);
-  pd_ = ForwardPD(cfg, d);
+  pd_ = Noted("convolution forward", ForwardPD(cfg, d));
   prim_ = dnnl::convolution_forward(pd_);
   src_.Init(d.src, pd_.src_desc(), false);
   weights_.Init(d.weights, pd_.weights_desc(), false);
@@ -104,11 +130,6 @@ DnnlConvBackward::DnnlConvBackward(const ConvConfig& cfg) : cfg_(cfg) {
   ConvConfig fwd_cfg = cfg;
   fwd_cfg.training = true;
   const auto hint = ForwardPD(fwd_cfg, d);
-  data_pd_ = dnnl::convolution_backward_data::primitive_desc(
-      dnnl::convolution_backward_data::desc(dnnl::algorithm::convolution_direct, d.src_any,
-                                            d.weights_any, d.dst_any, d.strides, d.dilates,
-                                            d.pad_l, d.pad_r),
-      Engine(), hint);
   if (cfg.bias) {
     weights_pd_ = dnnl::convolution_backward_weights::primitive_desc(
         dnnl::convolution_backward_weights::desc(dnnl::algorithm::convolution_direct, d.src_any,
@@ -122,20 +143,35 @@ DnnlConvBackward::DnnlConvBackward(const ConvConfig& cfg) : cfg_(cfg) {
                                                  d.pad_l, d.pad_r),
         Engine(), hint);
   }
-  data_prim_ = dnnl::convolution_backward_data(data_pd_);
-  weights_prim_ = dnnl::convolution_backward_weights(weights_pd_);
-  d_dst_data_.Init(d.dst, data_pd_.diff_dst_desc(), false);
-  weights_.Init(d.weights, data_pd_.weights_desc(), false);
-  d_src_.Init(d.src, data_pd_.diff_src_desc(), true);
+  weights_prim_ = dnnl::convolution_backward_weights(Noted("convolution backward weights", weights_pd_));
   d_dst_weights_.Init(d.dst, weights_pd_.diff_dst_desc(), false);
   src_.Init(d.src, weights_pd_.src_desc(), false);
   d_weights_.Init(d.weights, weights_pd_.diff_weights_desc(), true);
   if (cfg.bias) d_bias_.Init(d.bias, weights_pd_.diff_bias_desc(), true);
 }
 
+void DnnlConvBackward::InitData() {
+  // made on first use: a data gradient nobody reads (the stem's, whose 3 input channels have
+  // no fast oneDNN kernel) is never requested, so its primitive is never made
+  const ConvDescs d = MakeDescs(cfg_);
+  ConvConfig fwd_cfg = cfg_;
+  fwd_cfg.training = true;
+  const auto data_pd = dnnl::convolution_backward_data::primitive_desc(
+      dnnl::convolution_backward_data::desc(dnnl::algorithm::convolution_direct, d.src_any,
+                                            d.weights_any, d.dst_any, d.strides, d.dilates,
+                                            d.pad_l, d.pad_r),
+      Engine(), ForwardPD(fwd_cfg, d));
+  data_prim_ = dnnl::convolution_backward_data(Noted("convolution backward data", data_pd));
+  d_dst_data_.Init(d.dst, data_pd.diff_dst_desc(), false);
+  weights_.Init(d.weights, data_pd.weights_desc(), false);
+  d_src_.Init(d.src, data_pd.diff_src_desc(), true);
+  data_ready_ = true;
+}
+
 void DnnlConvBackward::Run(const void* dy, const void* x, const void* w, void* dx, void* dw,
                            void* db, const std::vector<OpReqType>& req) {
   if (req[0] != kNullOp) {
+    if (!data_ready_) InitData();
     data_prim_.execute(Stream(), {{DNNL_ARG_DIFF_DST, d_dst_data_.Input(dy)},
                                   {DNNL_ARG_WEIGHTS, weights_.Input(w)},
                                   {DNNL_ARG_DIFF_SRC, d_src_.Output(dx, req[0])}});

@@ -25,6 +25,13 @@ struct ConvConfig {
   }
 };
 
+/*!
+ * \brief The activation layouts (src, dst) that oneDNN's fastest forward convolution of this
+ *  geometry and dtype picks on the CPU at hand when left free (format_tag::any), cached per
+ *  geometry; kDefault for a format that has no Layout. Thread-safe.
+ */
+std::pair<Layout, Layout> PreferredConvLayouts(const ops::ConvGeometry& geo, DType dtype);
+
 /*! \brief y = conv(x, w) + b, any req; float32 or (with CPU support) bfloat16. */
 class DnnlConvForward {
  public:
@@ -50,8 +57,10 @@ class DnnlConvBackward {
   const ConvConfig& config() const { return cfg_; }
 
  private:
+  void InitData();
+
   ConvConfig cfg_;
-  dnnl::convolution_backward_data::primitive_desc data_pd_;
+  bool data_ready_ = false;
   dnnl::convolution_backward_weights::primitive_desc weights_pd_;
   dnnl::convolution_backward_data data_prim_;
   dnnl::convolution_backward_weights weights_prim_;

@@ -71,7 +71,7 @@ GemmPlan::GemmPlan(const GemmConfig& cfg) : cfg_(cfg), impl_(std::make_unique<Im
   }
   dnnl::matmul::primitive_desc pd(*desc, attr, Engine());
   impl_->impl_name = pd.impl_info_str();
-  impl_->prim = dnnl::matmul(pd);
+  impl_->prim = dnnl::matmul(Noted("matmul", pd));
   if (impl_->mode == Impl::kStaged) {
     impl_->a32.resize(cfg.m * cfg.k);
     impl_->b32.resize(cfg.k * cfg.n);

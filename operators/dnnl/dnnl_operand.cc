@@ -13,15 +13,15 @@ void DnnlOperand::Init(const dnnl::memory::desc& user, const dnnl::memory::desc&
   user_mem_ = dnnl::memory(user_md_, eng, DNNL_MEMORY_NONE);
   if (!same_) {
     EnsureBuffer();
-    to_prim_ = dnnl::reorder(dnnl::reorder::primitive_desc(eng, user_md_, eng, prim_md_));
-    to_user_ = dnnl::reorder(dnnl::reorder::primitive_desc(eng, prim_md_, eng, user_md_));
+    to_prim_ = dnnl::reorder(Noted("reorder", dnnl::reorder::primitive_desc(eng, user_md_, eng, prim_md_)));
+    to_user_ = dnnl::reorder(Noted("reorder", dnnl::reorder::primitive_desc(eng, prim_md_, eng, user_md_)));
   }
   if (is_output) {
     dnnl::post_ops po;
     po.append_sum(1.0f);
     dnnl::primitive_attr attr;
     attr.set_post_ops(po);
-    add_to_user_ = dnnl::reorder(dnnl::reorder::primitive_desc(eng, prim_md_, eng, user_md_, attr));
+    add_to_user_ = dnnl::reorder(Noted("reorder (sum)", dnnl::reorder::primitive_desc(eng, prim_md_, eng, user_md_, attr)));
   }
 }
 
@@ -58,12 +58,13 @@ void DnnlOperand::Commit(void* user_ptr, OpReqType req) {
 
 dnnl::memory::format_tag ActivationTag(int nsp, Layout layout) {
   using tag = dnnl::memory::format_tag;
-  const bool last = layout == Layout::kChannelsLast, blocked = layout == Layout::kBlocked16;
+  const bool last = layout == Layout::kChannelsLast, b16 = layout == Layout::kBlocked16,
+             b8 = layout == Layout::kBlocked8;
   switch (nsp) {
     case 0: return tag::nc;
-    case 1: return blocked ? tag::nCw16c : (last ? tag::nwc : tag::ncw);
-    case 2: return blocked ? tag::nChw16c : (last ? tag::nhwc : tag::nchw);
-    case 3: return blocked ? tag::nCdhw16c : (last ? tag::ndhwc : tag::ncdhw);
+    case 1: return b16 ? tag::nCw16c : b8 ? tag::nCw8c : (last ? tag::nwc : tag::ncw);
+    case 2: return b16 ? tag::nChw16c : b8 ? tag::nChw8c : (last ? tag::nhwc : tag::nchw);
+    case 3: return b16 ? tag::nCdhw16c : b8 ? tag::nCdhw8c : (last ? tag::ndhwc : tag::ncdhw);
     default: SYMNET_THROW << "oneDNN activations have 0 to 3 spatial dims, not " << nsp;
   }
 }

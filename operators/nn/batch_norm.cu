@@ -233,7 +233,7 @@ ChannelDims Dims(const BatchNormParam& p, const TBlob& x) {
     SYMNET_CHECK_EQ(a, 1) << "channels-last BatchNorm data must normalize axis 1";
     return {s.Size() / s[1], s[1], 1};
   }
-  SYMNET_CHECK(!x.blocked16()) << "GPU BatchNorm: no nChw16c layout";
+  SYMNET_CHECK(!x.blocked()) << "GPU BatchNorm: no blocked (nChw8c/nChw16c) layout";
   return {s.ProdRange(0, a), s[a], s.ProdRange(a + 1, s.ndim())};
 }
 

@@ -94,6 +94,24 @@ bool UseDnnl(DType t) {
   return t == DType::kFloat32 || (t == DType::kBFloat16 && dnnl_util::NativeSupport(t));
 }
 
+/*!
+ * \brief FLayoutPreference of Convolution (groups: data, output) and _backward_Convolution
+ *  (groups: data with its gradient, output gradient): the layouts oneDNN's convolution picks for
+ *  this geometry on this CPU, in the dtype it really runs in (16-bit types without native
+ *  kernels are staged through float32). `data` is the input slot of the data.
+ */
+FLayoutPreference ConvLayoutPreference(size_t data) {
+  return [data](const NodeAttrs& attrs, const std::vector<Shape>& in,
+                const std::vector<DType>& types) -> std::vector<Layout> {
+    const ConvolutionParam& p = Param<ConvolutionParam>(attrs);
+    const DType t = types.at(data);
+    if (IsChannelsLast(p.layout) || !in.at(data).is_known() || t == DType::kFloat64) return {};
+    const DType runs_in = UseDnnl(t) ? t : DType::kFloat32;
+    const auto l = dnnl_util::PreferredConvLayouts(MakeConvGeometry(p, in[data]), runs_in);
+    return {l.first, l.second};
+  };
+}
+
 /*! \brief `given_x` is the data as the op got it; x, w and y are channels-first views. */
 dnnl_util::ConvConfig MakeConfig(const ConvolutionParam& p, const Shape& given_x, const TBlob& x,
                                  const TBlob& w, const TBlob& y, bool training) {
@@ -181,8 +199,9 @@ SYMNET_REGISTER_OP(Convolution)
     .set_attr<FListInputNames>("FListInputNames", ConvInputs)
     .set_attr<FInferShape>("FInferShape", ConvShape)
     .set_attr<FInferType>("FInferType", ElemwiseType)
-    // data and output independently; prefer NHWC
+    // data and output independently, each in the layout oneDNN picks for it
     .set_attr<FLayoutSlots>("FLayoutSlots", ConvLayoutSlots({{{false, 0}}, {{true, 0}}}))
+    .set_attr<FLayoutPreference>("FLayoutPreference", ConvLayoutPreference(0))
     .set_attr<FGradient>("FGradient",
                          [](const NodePtr& n, const std::vector<NodeEntry>& ograds) {
                            return MakeGradNode("_backward_Convolution", n,
@@ -200,6 +219,7 @@ SYMNET_REGISTER_OP(_backward_Convolution)
     .set_attr<TIsBackward>("TIsBackward", true)
     // (x, dx) share the data side; dy is the output side
     .set_attr<FLayoutSlots>("FLayoutSlots", ConvLayoutSlots({{{false, 1}, {true, 0}}, {{false, 0}}}))
+    .set_attr<FLayoutPreference>("FLayoutPreference", ConvLayoutPreference(1))
     .set_attr<FCompute>("FCompute<cpu>", ConvBackward);
 
 }  // namespace ops

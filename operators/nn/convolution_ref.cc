@@ -166,7 +166,7 @@ void Backward(const ConvGeometry& cg, const TBlob& dyb, const TBlob& xb, const T
 
 void ConvForwardRef(const ConvGeometry& g, const TBlob& x, const TBlob& w, const TBlob* b,
                     const TBlob& y, OpReqType req) {
-  SYMNET_CHECK(!x.blocked16() && !y.blocked16()) << "reference convolution takes no blocked layout";
+  SYMNET_CHECK(!x.blocked() && !y.blocked()) << "reference convolution takes no blocked layout";
   SYMNET_FLOAT_TYPE_SWITCH(x.dtype_, T, {
     Forward<T>(g, x, w, b ? b->dptr<T>() : nullptr, y, req);
   });
@@ -175,7 +175,7 @@ void ConvForwardRef(const ConvGeometry& g, const TBlob& x, const TBlob& w, const
 void ConvBackwardRef(const ConvGeometry& g, const TBlob& dy, const TBlob& x, const TBlob& w,
                      const TBlob& dx, const TBlob& dw, const TBlob* db,
                      const std::vector<OpReqType>& req) {
-  SYMNET_CHECK(!x.blocked16() && !dy.blocked16()) << "reference convolution takes no blocked layout";
+  SYMNET_CHECK(!x.blocked() && !dy.blocked()) << "reference convolution takes no blocked layout";
   SYMNET_FLOAT_TYPE_SWITCH(x.dtype_, T, {
     Backward<T>(g, dy, x, w, dx, dw, db ? db->dptr<T>() : nullptr, req);
   });

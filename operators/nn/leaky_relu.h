@@ -63,10 +63,11 @@ SYMNET_XINLINE A ActGrad(int type, A x, A a) {
 struct ChannelOf {
   int64_t c, inner;  // inner: elements per channel run (1 for channels-last)
   bool shared;       // gamma has one element
-  int64_t spatial = 0;  // > 0 for nChw16c: positions per channel block
+  int64_t spatial = 0;  // > 0 for nChw16c/nChw8c: positions per channel block
+  int64_t block = 0;    // channels per block of a blocked layout
   SYMNET_XINLINE int64_t operator()(int64_t i) const {
     if (shared) return 0;
-    if (spatial > 0) return ((i / (16 * spatial)) % (c / 16)) * 16 + i % 16;
+    if (spatial > 0) return ((i / (block * spatial)) % (c / block)) * block + i % block;
     return (i / inner) % c;
   }
 };
@@ -76,7 +77,7 @@ inline ChannelOf MakeChannelOf(const TBlob& x, const Shape& gamma) {
   const int64_t c = s.ndim() > 1 ? s[1] : 1;
   const int64_t sp = s.ndim() > 2 ? s.ProdRange(2, s.ndim()) : 1;
   const int64_t inner = x.channels_last() || s.ndim() < 2 ? 1 : sp;
-  return ChannelOf{c, inner, gamma.Size() == 1, x.blocked16() ? sp : 0};
+  return ChannelOf{c, inner, gamma.Size() == 1, x.blocked() ? sp : 0, x.channel_block()};
 }
 
 // ---- element kernels of the GPU path (Kernel<OP, gpu>; checked on the CPU by leaky_relu_test) ----

@@ -228,14 +228,23 @@ void PoolBackwardNHWC(const PoolingParam& p, const PoolGeo& g, const T* dy, cons
 }
 
 /*!
- * \brief nChw16c data is channels-last data of N*C/16 samples with 16 channels each: the same
- *  kernels serve it with this geometry.
+ * \brief nChw16c (nChw8c) data is channels-last data of N*C/16 (N*C/8) samples with 16 (8)
+ *  channels each: the same kernels serve it with this geometry.
  */
-PoolGeo AsBlocks(PoolGeo g) {
-  SYMNET_CHECK(g.c % 16 == 0) << "blocked layout needs channels in multiples of 16";
-  g.n *= g.c / 16;
-  g.c = 16;
+PoolGeo AsBlocks(PoolGeo g, int block) {
+  SYMNET_CHECK(g.c % block == 0) << "blocked layout needs channels in multiples of " << block;
+  g.n *= g.c / block;
+  g.c = block;
   return g;
+}
+
+/*! \brief The channel block (8, 16) shared by every blob, or 0 when they are not all blocked alike. */
+int CommonBlock(const std::vector<TBlob>& in, const std::vector<TBlob>& out) {
+  const int b = in[0].channel_block();
+  for (const auto* v : {&in, &out})
+    for (const TBlob& t : *v)
+      if (t.channel_block() != b) return 0;
+  return b;
 }
 
 void PoolingCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>& given_in,
@@ -245,10 +254,10 @@ void PoolingCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<
   const std::vector<TBlob> in = PoolViews(p, given_in), out = PoolViews(p, given_out);
   const PoolGeo g = MakeGeo(p, in[0].shape_);
   const bool nhwc = in[0].channels_last() && out[0].channels_last();
-  const bool blocked = in[0].blocked16() && out[0].blocked16();
+  const int block = CommonBlock(in, out);
   SYMNET_FLOAT_TYPE_SWITCH(in[0].dtype_, T, {
-    if (nhwc || blocked) {
-      PoolForwardNHWC<T>(p, blocked ? AsBlocks(g) : g, in[0].dptr<T>(), out[0].dptr<T>(), req[0]);
+    if (nhwc || block) {
+      PoolForwardNHWC<T>(p, block ? AsBlocks(g, block) : g, in[0].dptr<T>(), out[0].dptr<T>(), req[0]);
     } else {
       PoolForward<T>(p, g, in[0], out[0], req[0]);
     }
@@ -263,10 +272,10 @@ void PoolingGradCompute(const NodeAttrs& attrs, const OpContext&, const std::vec
   const PoolGeo g = MakeGeo(p, in[1].shape_);
   const bool nhwc = in[0].channels_last() && in[1].channels_last() && in[2].channels_last() &&
                     out[0].channels_last();
-  const bool blocked = in[0].blocked16() && in[1].blocked16() && in[2].blocked16() && out[0].blocked16();
+  const int block = CommonBlock(in, out);
   SYMNET_FLOAT_TYPE_SWITCH(in[1].dtype_, T, {
-    if (nhwc || blocked) {
-      PoolBackwardNHWC<T>(p, blocked ? AsBlocks(g) : g, in[0].dptr<T>(), in[1].dptr<T>(),
+    if (nhwc || block) {
+      PoolBackwardNHWC<T>(p, block ? AsBlocks(g, block) : g, in[0].dptr<T>(), in[1].dptr<T>(),
                           in[2].dptr<T>(), out[0].dptr<T>(), req[0]);
     } else {
       PoolBackward<T>(p, g, in[0], in[1], in[2], out[0], req[0]);

@@ -12,7 +12,7 @@ bool AllChannelsLast(const std::vector<TBlob>& in, const std::vector<TBlob>& out
   const bool cl = in[0].channels_last();
   for (const auto* v : {&in, &out})
     for (const TBlob& b : *v)
-      SYMNET_CHECK(b.channels_last() == cl && !b.blocked16())
+      SYMNET_CHECK(b.channels_last() == cl && !b.blocked())
           << "GPU pooling needs all its tensors in one layout, channels-first or channels-last";
   return cl;
 }

@@ -66,7 +66,7 @@ void ConvertLayoutCompute(const NodeAttrs&, const OpContext& ctx, const std::vec
           const int nsp = s.ndim() - 2;
           r->src = dnnl::memory({d, dt, dnnl_util::ActivationTag(nsp, x.layout_)}, dnnl_util::Engine(), DNNL_MEMORY_NONE);
           r->dst = dnnl::memory({d, dt, dnnl_util::ActivationTag(nsp, y.layout_)}, dnnl_util::Engine(), DNNL_MEMORY_NONE);
-          r->prim = dnnl::reorder(r->src, r->dst);
+          r->prim = dnnl::reorder(dnnl_util::Noted("reorder", dnnl::reorder::primitive_desc(r->src, r->dst)));
           return r;
         },
         [&](const ReorderState& r) {
@@ -78,7 +78,7 @@ void ConvertLayoutCompute(const NodeAttrs&, const OpContext& ctx, const std::vec
     dnnl_util::Stream().wait();
     return;
   }
-  SYMNET_CHECK(!x.blocked16() && !y.blocked16()) << "_convert_layout: no blocked layout for " << x.dtype_;
+  SYMNET_CHECK(!x.blocked() && !y.blocked()) << "_convert_layout: no blocked layout for " << x.dtype_;
   const int64_t n = s[0], c = s[1], sp = s.ProdRange(2, s.ndim());
   // channels-last -> default reads (sp, c) planes; default -> channels-last reads (c, sp)
   const int64_t rows = x.channels_last() ? sp : c, cols = x.channels_last() ? c : sp;

@@ -21,7 +21,7 @@ void ConvertLayoutGPU(const NodeAttrs&, const OpContext&, const std::vector<TBlo
   if (req[0] == kNullOp) return;
   SYMNET_CHECK(req[0] != kAddTo) << "_convert_layout cannot accumulate";
   const TBlob &x = in[0], &y = out[0];
-  SYMNET_CHECK(!x.blocked16() && !y.blocked16()) << "_convert_layout: GPUs have no nChw16c layout";
+  SYMNET_CHECK(!x.blocked() && !y.blocked()) << "_convert_layout: GPUs have no blocked layout";
   const ChannelDims3 d = ChannelDimsOf(x.shape_);
   CopyChannelsGPU(x.dptr_, x.channels_last(), y.dptr_, y.channels_last(), x.dtype_, d, kWriteTo);
 }

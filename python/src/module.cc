@@ -58,6 +58,18 @@ void InitRegistry(py::module_& m) {
         py::arg("op"), py::arg("params"), py::arg("inputs"), py::arg("outputs"));
   m.def("features", &Features);
   m.def("num_gpus", &NumGPUs);
+  // (dtype name, one-line reason): AMP's "auto" choice for a device kind ("cpu"/"gpu")
+  m.def("amp_auto_dtype", [](const std::string& kind) {
+    std::string why;
+    const DType t = AutoAmpDType(kind == "gpu" ? Device::GPU() : Device::CPU(), &why);
+    return py::make_tuple(DTypeName(t), why);
+  });
+  // (native?, reason when not) for float16/bfloat16 on a device kind
+  m.def("native_low_precision", [](const std::string& kind, const std::string& dtype) {
+    std::string why;
+    const bool ok = NativeLowPrecision(kind == "gpu" ? Device::GPU() : Device::CPU(), DTypeFromName(dtype), &why);
+    return py::make_tuple(ok, why);
+  });
   m.def("gpu_memory_info", [](int dev) {
     size_t free_b = 0, total_b = 0;
     cuda::MemInfo(dev, &free_b, &total_b);

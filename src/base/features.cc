@@ -5,6 +5,42 @@
 
 namespace symnet {
 
+bool NativeLowPrecision(const Device& device, DType dtype, std::string* why) {
+  auto say = [&](const std::string& s) {
+    if (why) *why = s;
+  };
+  if (device.type == Device::kGPU) {
+    say("");
+    return dtype == DType::kFloat16 || dtype == DType::kBFloat16;
+  }
+  if (dtype == DType::kBFloat16) {
+    if (DnnlNativeBF16()) return true;
+    say("this CPU has no native bfloat16 (AVX512_BF16 or AMX): oneDNN's bfloat16 kernels need "
+        "it, so bfloat16 ops run through float32 and round, slower than float32");
+    return false;
+  }
+  say("CPUs have no float16 convolution/matrix kernels in oneDNN: float16 ops run through "
+      "float32 and round, slower than float32");
+  return false;
+}
+
+DType AutoAmpDType(const Device& device, std::string* why) {
+  auto say = [&](const std::string& s) {
+    if (why) *why = s;
+  };
+  if (device.type == Device::kGPU) {
+    say("float16 (a GPU: tensor cores run float16)");
+    return DType::kFloat16;
+  }
+  std::string reason;
+  if (NativeLowPrecision(device, DType::kBFloat16, &reason)) {
+    say("bfloat16 (this CPU has native bfloat16 instructions that oneDNN uses)");
+    return DType::kBFloat16;
+  }
+  say("float32, AMP off (" + reason + ")");
+  return DType::kFloat32;
+}
+
 std::map<std::string, std::string> Features() {
   std::map<std::string, std::string> f;
   f["CUDA"] = BuiltWithCUDA() ? "1" : "0";

@@ -5,12 +5,16 @@
  *
  *  Slots an op groups together are joined (union-find); a joined set leaves the default layout
  *  when some op prefers it and none of its entries is pinned (arguments, graph outputs, gradient
- *  arrays). It becomes nChw16c (kBlocked16) when all its channel counts are multiples of 16 and
- *  channels-last otherwise: oneDNN 2.6's blocked kernels are the fastest here, notably 1x1
- *  convolution backward (30-45% faster than nhwc). Entries that are not 4-D/5-D stay in the
- *  default layout. For GPUs (LayoutTarget::kGPU) regions are channels-last, never blocked, and
- *  only 16-bit entries of preferring ops count as a preference.
+ *  arrays). Which layout it takes is asked of the ops (FLayoutPreference: oneDNN's choice for
+ *  each convolution on the CPU at hand, nChw16c on AVX-512, nChw8c on AVX2): the layout most of
+ *  the region's votes name, among those its channel counts allow (a blocked layout needs every
+ *  member's channels to be a multiple of the block), else channels-last, which every oneDNN ISA
+ *  level runs. No layout is a constant tuned on one machine: on AVX2, oneDNN 2.6 has no kernel
+ *  for nChw16c and would fall back to its reference loops (seconds per convolution).
+ *  Entries that are not 4-D/5-D stay in the default layout. For GPUs (LayoutTarget::kGPU)
+ *  regions are channels-last, never blocked, and only 16-bit entries of preferring ops count.
  */
+#include <array>
 #include <numeric>
 
 #include "symnet/pass.h"
@@ -41,6 +45,21 @@ bool CanBeChannelsLast(const Shape& s, DType t) {
          (t == DType::kFloat32 || t == DType::kBFloat16 || t == DType::kFloat16);
 }
 
+/*! \brief The layouts node `nid` asks for, one per slot group (empty: no opinion). */
+std::vector<Layout> AskedLayouts(const IndexedGraph& g, uint32_t nid, const std::vector<Shape>& shapes,
+                                 const std::vector<DType>& types) {
+  const Node& n = g.node(nid);
+  const auto* f = n.op()->attr<FLayoutPreference>("FLayoutPreference");
+  if (!f) return {};
+  std::vector<Shape> in_shapes;
+  std::vector<DType> in_types;
+  for (const auto& e : g[nid].inputs) {
+    in_shapes.push_back(shapes[g.entry_id(e)]);
+    in_types.push_back(types[g.entry_id(e)]);
+  }
+  return (*f)(n.attrs, in_shapes, in_types);
+}
+
 /*! \brief Entry ids of the slots of node `nid` that its FLayoutSlots groups (per group). */
 std::vector<std::vector<uint32_t>> SlotGroups(const IndexedGraph& g, uint32_t nid, bool* prefer) {
   std::vector<std::vector<uint32_t>> out;
@@ -64,6 +83,20 @@ std::vector<std::vector<uint32_t>> SlotGroups(const IndexedGraph& g, uint32_t ni
 
 }  // namespace
 
+Layout ChooseRegionLayout(const LayoutVotes& votes, int64_t channel_gcd) {
+  Layout best = Layout::kChannelsLast;
+  int most = 0;
+  for (Layout l : {Layout::kBlocked16, Layout::kBlocked8, Layout::kChannelsLast}) {
+    const int n = votes[static_cast<int>(l)];
+    const int block = ChannelBlock(l);
+    if (n > most && (block == 0 || channel_gcd % block == 0)) {
+      most = n;
+      best = l;
+    }
+  }
+  return best;
+}
+
 std::vector<Layout> PlanLayout(const IndexedGraph& g, const std::vector<Shape>& shapes,
                                const std::vector<DType>& types, const std::vector<bool>& pinned,
                                LayoutTarget target) {
@@ -74,20 +107,27 @@ std::vector<Layout> PlanLayout(const IndexedGraph& g, const std::vector<Shape>& 
   const size_t num_entries = g.num_entries();
   UnionFind uf(num_entries);
   std::vector<bool> preferred(num_entries, false);
+  std::vector<std::pair<uint32_t, Layout>> votes;  // (an entry of the group, the layout asked for)
   for (uint32_t nid = 0; nid < g.num_nodes(); ++nid) {
     bool prefer = false;
-    for (const auto& group : SlotGroups(g, nid, &prefer)) {
+    const auto groups = SlotGroups(g, nid, &prefer);
+    const std::vector<Layout> asked = prefer && !gpu ? AskedLayouts(g, nid, shapes, types) : std::vector<Layout>();
+    for (size_t k = 0; k < groups.size(); ++k) {
+      const auto& group = groups[k];
       for (size_t i = 1; i < group.size(); ++i) uf.Union(group[i], group[0]);
-      if (prefer)
-        for (uint32_t e : group)
-          if (prefers(e)) preferred[e] = true;
+      if (!prefer) continue;
+      for (uint32_t e : group)
+        if (prefers(e)) preferred[e] = true;
+      if (k < asked.size() && asked[k] != Layout::kDefault) votes.emplace_back(group[0], asked[k]);
     }
   }
+  std::vector<LayoutVotes> root_votes(num_entries, LayoutVotes{});
+  for (const auto& v : votes) ++root_votes[uf.Find(v.first)][static_cast<int>(v.second)];
   std::vector<bool> root_pinned(num_entries, false), root_preferred(num_entries, false);
-  std::vector<bool> root_blockable(num_entries, true);  // every member has C % 16 == 0
+  std::vector<int64_t> root_channel_gcd(num_entries, 0);  // gcd of the members' channel counts
   for (uint32_t e = 0; e < num_entries; ++e) {
     const uint32_t r = uf.Find(e);
-    if (CanBeChannelsLast(shapes[e], types[e]) && shapes[e][1] % 16 != 0) root_blockable[r] = false;
+    if (CanBeChannelsLast(shapes[e], types[e])) root_channel_gcd[r] = std::gcd(root_channel_gcd[r], shapes[e][1]);
     // a member of another dtype (float64, integers) pins its region too: it stays in the
     // default layout, so its ops (a Cast from int8, say) would see mixed layouts otherwise
     const bool plannable_type =
@@ -99,7 +139,7 @@ std::vector<Layout> PlanLayout(const IndexedGraph& g, const std::vector<Shape>& 
   for (uint32_t e = 0; e < num_entries; ++e) {
     const uint32_t r = uf.Find(e);
     if (root_preferred[r] && !root_pinned[r] && CanBeChannelsLast(shapes[e], types[e]))
-      layout[e] = root_blockable[r] && !gpu ? Layout::kBlocked16 : Layout::kChannelsLast;
+      layout[e] = gpu ? Layout::kChannelsLast : ChooseRegionLayout(root_votes[r], root_channel_gcd[r]);
   }
   return layout;
 }

@@ -202,7 +202,7 @@ def mlp():
     return mx.sym.SoftmaxOutput(mx.sym.FullyConnected(net, num_hidden=10, name="out"), name="softmax")
 
 
-def make_trainer(target, batch=32, lr=0.1):
+def make_trainer(target, batch=32, lr=0.1, seed=0):
     if target:
         mx.amp.init(target)
     try:
@@ -210,7 +210,7 @@ def make_trainer(target, batch=32, lr=0.1):
                                optimizer_params={"learning_rate": lr, "momentum": 0.9, "wd": 1e-4})
     finally:
         mx.amp.shutdown()
-    t.init_params(seed=0)
+    t.init_params(seed=seed)
     if target:
         mx.amp.init_trainer(t)
     return t
@@ -291,10 +291,10 @@ def digits():
     return x[order][:1440], y[order][:1440], x[order][1440:], y[order][1440:]
 
 
-def train_mlp(target, epochs=20):
+def train_mlp(target, epochs=20, seed=0):
     x, y, xt, yt = digits()
-    t = make_trainer(target)
-    rng = np.random.RandomState(1)
+    t = make_trainer(target, seed=seed)
+    rng = np.random.RandomState(1 + seed)
     for _ in range(epochs):
         perm = rng.permutation(len(x))
         for b in range(len(x) // 32):
@@ -308,12 +308,21 @@ def train_mlp(target, epochs=20):
 
 
 def test_amp_is_just_as_accurate_on_digits():
+    """Mean test accuracy over 3 seeds (initialisation and batch order) of each precision. The
+    test set has 352 images, so one run's accuracy near 0.985 has a standard error of about
+    0.0065 and the difference of two runs about 0.009: a single seed flips the verdict by
+    chance (float16 0.980 vs float32 0.991 was seen). Over 3 seeds the mean difference has a
+    standard error of about 0.005; AMP must be within 0.01 (two of those) of float32, and every
+    run must learn (>= 0.95)."""
     pytest.importorskip("sklearn")
-    ref = train_mlp(None)
-    assert ref >= 0.95
+    seeds = (0, 1, 2)
+    ref_runs = [train_mlp(None, seed=s) for s in seeds]
+    assert min(ref_runs) >= 0.95, ref_runs
+    ref = np.mean(ref_runs)
     for target in TARGETS:
-        acc = train_mlp(target)
-        assert acc >= ref - 0.01, (target, acc, ref)
+        runs = [train_mlp(target, seed=s) for s in seeds]
+        assert min(runs) >= 0.95, (target, runs)
+        assert np.mean(runs) >= ref - 0.01, (target, runs, ref_runs)
 
 
 def test_amp_small_resnet_is_just_as_accurate():

@@ -3,19 +3,39 @@
     symnet.amp.init("bfloat16")      # later binds use the converted graph
     symnet.amp.init_trainer(trainer)  # dynamic loss scaling + float32 master weights
 
+`init("auto")` lets the hardware choose: float16 on GPUs, bfloat16 on CPUs with native bfloat16
+(AVX512_BF16 or AMX), float32 (AMP stays off) on other CPUs, where 16-bit ops would run through
+float32 and be slower than float32 itself. `init()` with no argument means float16, as in MXNet.
+
 The rewrite (C++, symnet::amp::ReducePrecision) runs Convolution/FullyConnected in the 16-bit
 target dtype, keeps softmax, losses and reductions in float32, lets relu/pooling/BatchNorm run
 in whatever arrives, and casts several-input ops to the widest dtype among their inputs.
 """
+import sys
+import warnings
+
 from .. import _core
 from ..base import dtype_name
 from .loss_scaler import LossScaler
 
-__all__ = ["init", "convert_symbol", "convert_model", "init_trainer", "LossScaler",
+__all__ = ["init", "auto_dtype", "convert_symbol", "convert_model", "init_trainer", "LossScaler",
            "list_lp16_ops", "list_fp32_ops", "list_lp16_fp32_ops", "list_widest_type_cast",
            "list_conditional_fp32_ops"]
 
 _state = {"target_dtype": None, "kwargs": {}}
+_warned_slow = set()
+
+
+def _device_kind():
+    """Where later binds most likely run: a GPU when this build sees one, else the CPU."""
+    return "gpu" if _core.num_gpus() > 0 else "cpu"
+
+
+def auto_dtype(ctx=None):
+    """AMP's "auto" choice: ("float16" | "bfloat16" | "float32", one-line reason) for the device
+    kind of `ctx` (a Context, "cpu" or "gpu"; default: a GPU when there is one, else the CPU)."""
+    kind = ctx if isinstance(ctx, str) else (getattr(ctx, "device_type", None) or _device_kind())
+    return tuple(_core.amp_auto_dtype("gpu" if kind.startswith("gpu") else "cpu"))
 
 
 def _target(target_dtype):
@@ -27,11 +47,33 @@ def _target(target_dtype):
 
 def init(target_dtype="float16", target_precision_ops=None, conditional_fp32_ops=None,
          fp32_ops=None, excluded_sym_names=None):
-    """Turns AMP on: from now on Symbol.simple_bind/bind (and Modules) bind the converted graph."""
+    """Turns AMP on: from now on Symbol.simple_bind/bind (and Modules) bind the converted graph.
+
+    target_dtype "auto" picks what the hardware runs natively (see auto_dtype) and prints which
+    and why; it may leave AMP off (float32). Returns the dtype AMP runs in, or None when off."""
+    if isinstance(target_dtype, str) and target_dtype == "auto":
+        name, why = auto_dtype()
+        print("symnet.amp: auto precision: %s" % why, file=sys.stderr, flush=True)
+        if name == "float32":
+            shutdown()
+            return None
+        target_dtype = name
+    else:
+        _warn_if_slow(_target(target_dtype))
     _state["target_dtype"] = _target(target_dtype)
     _state["kwargs"] = dict(target_dtype_ops=target_precision_ops, fp32_ops=fp32_ops,
                             conditional_fp32_ops=conditional_fp32_ops,
                             excluded_sym_names=excluded_sym_names)
+    return _state["target_dtype"]
+
+
+def _warn_if_slow(target):
+    """Warns once per dtype when `target` has no native kernels here (slower than float32)."""
+    native, why = _core.native_low_precision(_device_kind(), target)
+    if not native and target not in _warned_slow:
+        _warned_slow.add(target)
+        warnings.warn("AMP %s runs slower than float32 on this machine: %s. amp.init('auto') picks "
+                      "the fastest precision." % (target, why), RuntimeWarning, stacklevel=3)
 
 
 def shutdown():

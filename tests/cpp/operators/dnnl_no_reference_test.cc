@@ -1,0 +1,111 @@
+/*!
+ * \brief No oneDNN reference kernel on a hot path: every primitive that a whole ResNet-50
+ *  (3-channel stem, 1x1 stride-2 projections, every block) creates in training and inference,
+ *  in float32 and, where the CPU has native bfloat16, under AMP bfloat16, is one of oneDNN's
+ *  real implementations. oneDNN's reference kernels (any name containing "ref") are plain loops,
+ *  seconds per convolution: one of them made a training step take minutes on AVX2 CPUs when the
+ *  layout plan hard-coded the AVX-512 blocking.
+ *
+ *  CTest runs this once uncapped and once per ISA level with ONEDNN_MAX_CPU_ISA set
+ *  (tests/cpp/CMakeLists.txt), so a large CPU also checks the smaller levels; a level above
+ *  the CPU's own reports skipped.
+ */
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "symnet/amp.h"
+#include "symnet/symnet.h"
+
+namespace symnet {
+namespace {
+
+/*! \brief Skips when this run is capped to a level (SYMNET_TEST_ISA) that the CPU does not reach. */
+bool LevelReached(std::string* why) {
+  const char* want = std::getenv("SYMNET_TEST_ISA");
+  if (!want) return true;  // uncapped: the CPU's own level
+  std::string w(want);
+  std::transform(w.begin(), w.end(), w.begin(), [](unsigned char c) { return std::tolower(c); });
+  *why = "oneDNN runs " + DnnlCpuIsa() + " here, below the requested " + want;
+  return DnnlCpuIsa() == w;
+}
+
+/*! \brief The primitives created by binding ResNet-50 and running one step (or inference). */
+std::vector<std::string> ResNet50Primitives(bool amp_bf16, bool train) {
+  models::ResNetOptions opt;  // ResNet-50 v1.5, 224x224: the 7x7 stem and max pooling
+  Symbol net = models::ResNet(opt);
+  if (amp_bf16) {
+    amp::AmpOptions a;
+    a.target = DType::kBFloat16;
+    net = amp::ReducePrecision(net, a);
+  }
+  ClearDnnlPrimitivesCreated();
+  // as in training: gradients for the parameters, none for the data and labels
+  auto exe = Executor::SimpleBind(net, Device::CPU(), {{"data", Shape{2, 3, 224, 224}}, {"softmax_label", Shape{2}}},
+                                  {}, {{"data", GradReq::kNull}, {"softmax_label", GradReq::kNull}},
+                                  train ? GradReq::kWrite : GradReq::kNull);
+  exe->Forward(train);
+  if (train) exe->Backward();
+  return DnnlPrimitivesCreated();
+}
+
+std::string Join(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += "  " + x + "\n";
+  return s;
+}
+
+void ExpectNoReference(bool amp_bf16, bool train) {
+  const std::vector<std::string> prims = ResNet50Primitives(amp_bf16, train);
+  const std::string all = Join(prims);
+  ASSERT_FALSE(prims.empty()) << "no oneDNN primitive was recorded: the check would prove nothing";
+  auto has = [&](const std::string& kind) {
+    return std::any_of(prims.begin(), prims.end(), [&](const std::string& p) { return p.rfind(kind + ":", 0) == 0; });
+  };
+  EXPECT_TRUE(has("convolution forward")) << all;
+  EXPECT_TRUE(has("batch normalization forward")) << all;
+  EXPECT_TRUE(has("matmul")) << all;
+  if (train) {
+    EXPECT_TRUE(has("convolution backward data")) << all;
+    EXPECT_TRUE(has("convolution backward weights")) << all;
+    EXPECT_TRUE(has("batch normalization backward")) << all;
+  }
+  for (const auto& p : prims)
+    EXPECT_EQ(p.find("ref"), std::string::npos)
+        << "reference kernel at ISA " << DnnlCpuIsa() << ": " << p << "\nall primitives:\n" << all;
+  std::printf("ISA %s, %s %s: %zu primitives\n%s", DnnlCpuIsa().c_str(), amp_bf16 ? "AMP bfloat16" : "float32",
+              train ? "training" : "inference", prims.size(), all.c_str());
+}
+
+TEST(DnnlNoReference, ResNet50Float32Training) {
+  std::string why;
+  if (!LevelReached(&why)) GTEST_SKIP() << why;
+  ExpectNoReference(false, true);
+}
+
+TEST(DnnlNoReference, ResNet50Float32Inference) {
+  std::string why;
+  if (!LevelReached(&why)) GTEST_SKIP() << why;
+  ExpectNoReference(false, false);
+}
+
+TEST(DnnlNoReference, ResNet50AmpBFloat16Training) {
+  std::string why;
+  if (!LevelReached(&why)) GTEST_SKIP() << why;
+  if (!DnnlNativeBF16()) GTEST_SKIP() << "no native bfloat16 at ISA " << DnnlCpuIsa();
+  ExpectNoReference(true, true);
+}
+
+TEST(DnnlNoReference, ResNet50AmpBFloat16Inference) {
+  std::string why;
+  if (!LevelReached(&why)) GTEST_SKIP() << why;
+  if (!DnnlNativeBF16()) GTEST_SKIP() << "no native bfloat16 at ISA " << DnnlCpuIsa();
+  ExpectNoReference(true, false);
+}
+
+}  // namespace
+}  // namespace symnet
