@@ -12,6 +12,7 @@ and prints img/s, ms/step and the time per operator type.
 ends with a table (on a GPU: `--device gpu --precisions float32,amp-float16,amp-bfloat16`).
 """
 import argparse
+import resource
 import time
 
 import numpy as np
@@ -38,7 +39,7 @@ def main():
                         "convolutions and poolings, BatchNorm axis 3)")
     p.add_argument("--gpu-id", type=int, default=0)
     p.add_argument("--precisions", help="comma-separated list of float32, float16, bfloat16, "
-                   "amp-float16, amp-bfloat16: run each and print a table")
+                   "amp-float16, amp-bfloat16, amp-auto: run each and print a table")
     args = p.parse_args()
     if args.device == "gpu" and mx.num_gpus() <= args.gpu_id:
         raise SystemExit("--device gpu: symnet sees %d GPU(s) (features: CUDA=%s)"
@@ -57,6 +58,10 @@ def main():
 def run(args, ctx, precision):
     """One precision ('float32', 'bfloat16', 'amp-float16', ...): prints its figures and returns
     (precision, img/s, ms/step)."""
+    if precision == "amp-auto":  # what this machine runs natively (float32 where 16-bit is slower)
+        name, why = mx.amp.auto_dtype(ctx)
+        print("amp-auto: %s" % why)
+        precision = "float32" if name == "float32" else "amp-" + name
     args.amp = precision[4:] if precision.startswith("amp-") else None
     args.dtype = "float32" if args.amp else precision
 
@@ -110,10 +115,12 @@ def run(args, ctx, precision):
     med = float(np.median(times))
     r = exe.memory_report()
     what = ("AMP " + args.amp if args.amp else args.dtype) + (" NHWC" if args.layout == "NHWC" else "")
-    print("ResNet-%d v%s, batch %d, %dx%d, %s on %s: %.2f img/s, %.1f ms/step (median of %d; min %.1f ms); "
-          "bind %.1f s; arena %.1f MB" % (args.num_layers, args.version, bs, args.image_size,
-                                          args.image_size, what, ctx, bs / med, med * 1e3,
-                                          args.steps, min(times) * 1e3, bind_s, r["arena_bytes"] / 2**20))
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**10  # KiB on Linux
+    print("ResNet-%d v%s, batch %d, %dx%d, %s on %s (oneDNN ISA %s): %.2f img/s, %.1f ms/step (median of %d; "
+          "min %.1f ms); bind %.1f s; arena %.1f MB; peak RSS %.0f MB (process so far)"
+          % (args.num_layers, args.version, bs, args.image_size, args.image_size, what, ctx,
+             mx.features().get("DNNL_ISA"), bs / med, med * 1e3, args.steps, min(times) * 1e3,
+             bind_s, r["arena_bytes"] / 2**20, rss))
     if ctx.device_type == "gpu":
         print("GPU pool: peak %.1f MB in arrays" % (mx.context.gpu_memory_stats(ctx.device_id)["peak"] / 2**20))
     if not args.no_profile:

@@ -28,13 +28,13 @@ enum class Layout : uint8_t { kDefault = 0, kChannelsLast = 1, kBlocked16 = 2, k
 inline int ChannelBlock(Layout l) {
   return l == Layout::kBlocked16 ? 16 : (l == Layout::kBlocked8 ? 8 : 0);
 }
-/*! \brief oneDNN-style name of a layout for 4-D data ("nchw", "nhwc", "nChw8c", "nChw16c"). */
+/*! \brief Name of a layout for 4-D data ("NCHW", "NHWC", and oneDNN's "nChw8c", "nChw16c"). */
 inline const char* LayoutTag(Layout l) {
   switch (l) {
-    case Layout::kChannelsLast: return "nhwc";
+    case Layout::kChannelsLast: return "NHWC";
     case Layout::kBlocked16: return "nChw16c";
     case Layout::kBlocked8: return "nChw8c";
-    default: return "nchw";
+    default: return "NCHW";
   }
 }
 

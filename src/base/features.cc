@@ -60,6 +60,7 @@ std::map<std::string, std::string> Features() {
   f["DNNL_VERSION"] = std::to_string(v->major) + "." + std::to_string(v->minor) + "." +
                       std::to_string(v->patch);
   f["DNNL_BF16_NATIVE"] = DnnlNativeBF16() ? "1" : "0";
+  f["DNNL_ISA"] = DnnlCpuIsa();
   f["NUM_GPUS"] = std::to_string(NumGPUs());
   for (const auto& kv : cuda::Versions()) f[kv.first] = kv.second;
   return f;

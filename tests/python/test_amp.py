@@ -378,3 +378,34 @@ def test_saving_a_converted_graph_leaves_the_casts_out_like_mxnet(target, tmp_pa
             v[:] = x if k == "data" else np.linspace(-1, 1, v.size).reshape(v.shape)
         outs.append(exe.forward()[0].asnumpy())
     assert_almost_equal(outs[1], outs[0], rtol=5e-2, atol=5e-3)
+
+
+def test_auto_picks_what_the_cpu_runs_natively():
+    """amp.init('auto') turns AMP on only where 16-bit kernels are native: bfloat16 on CPUs with
+    AVX512_BF16/AMX, float32 (AMP off) elsewhere; it says why in one line."""
+    native_bf16 = mx.features()["DNNL_BF16_NATIVE"] == "1"
+    name, why = mx.amp.auto_dtype("cpu")
+    assert name == ("bfloat16" if native_bf16 else "float32") and why.startswith(name), why
+    assert mx.amp.auto_dtype("gpu")[0] == "float16"
+    try:
+        got = mx.amp.init("auto") if mx.num_gpus() == 0 else None
+        if mx.num_gpus() == 0:
+            assert got == (name if native_bf16 else None)
+            assert mx.amp.active_target() == got
+    finally:
+        mx.amp.shutdown()
+
+
+def test_explicit_16_bit_warns_once_where_it_is_slower(recwarn):
+    if mx.num_gpus() > 0 or mx.features()["DNNL_BF16_NATIVE"] == "1":
+        pytest.skip("bfloat16 is native here")
+    import symnet.amp as amp_mod
+    amp_mod._warned_slow.discard("bfloat16")
+    try:
+        mx.amp.init("bfloat16")
+        mx.amp.init("bfloat16")
+    finally:
+        mx.amp.shutdown()
+    msgs = [str(w.message) for w in recwarn if issubclass(w.category, RuntimeWarning)]
+    assert len([m for m in msgs if "bfloat16 runs slower than float32" in m]) == 1, msgs
+    assert "AVX512_BF16" in msgs[0]

@@ -23,7 +23,8 @@ def run(*args):
 
 def test_train_resume_and_outputs(tmp_path):
     work = str(tmp_path)
-    text = run("--work-dir", work, "--num-epochs", "1", "--num-iters", "3", "--summary-json", str(tmp_path / "s.json"))
+    text = run("--work-dir", work, "--amp", "bfloat16", "--num-epochs", "1", "--num-iters", "3",
+               "--summary-json", str(tmp_path / "s.json"))
     assert "built the digits data set" in text and "loss_scale=" in text and "SUMMARY" in text
     s = json.load(open(tmp_path / "s.json"))
     assert s["run"] == "amp-bfloat16" and s["loss_scale"] > 0 and 0 <= s["val_accuracy"] <= 1
@@ -33,7 +34,7 @@ def test_train_resume_and_outputs(tmp_path):
     recs = [json.loads(l) for l in open(s["log"])]
     assert sum("img_per_s" in r for r in recs) == 3 and any("val_accuracy" in r for r in recs)
 
-    text = run("--work-dir", work, "--num-epochs", "2", "--num-iters", "4", "--resume")
+    text = run("--work-dir", work, "--amp", "bfloat16", "--num-epochs", "2", "--num-iters", "4", "--resume")
     assert "resuming from" in text and "Epoch[1]" in text and "Epoch[0]" not in text
     recs = [json.loads(l) for l in open(s["log"])]
     assert [r["epoch"] for r in recs if "img_per_s" in r] == [0] * 3 + [1] * 4  # appended
@@ -48,6 +49,8 @@ def test_resume_without_checkpoint_is_a_clear_error(tmp_path):
 def test_benchmark_and_compare(tmp_path):
     text = run("--benchmark", "--image-shape", "3,32,32", "--num-iters", "2")
     assert "img/s" in text and "warm-up" in text
+    import symnet as mx
+    assert "--amp auto: " + mx.amp.auto_dtype("cpu")[0] in text  # the default says what it chose
     text = run("--work-dir", str(tmp_path), "--compare", "--num-epochs", "1", "--num-iters", "2")
     assert "AMP / float32" in text and "float32" in text and "amp-bfloat16" in text
     assert os.path.exists(tmp_path / "compare.png")
