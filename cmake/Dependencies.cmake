@@ -8,6 +8,10 @@ find_package(JPEG REQUIRED)
 add_library(symnet_deps INTERFACE)
 target_link_libraries(symnet_deps INTERFACE OpenMP::OpenMP_CXX dmlc::dmlc DNNL::dnnl Boost::boost
                       JPEG::JPEG)
+# No floating-point traps are ever enabled, so the compiler may compute both sides of a
+# conditional and blend: without this GCC keeps branches in element loops (relu's gradient
+# mispredicted every other element and ran 8x slower than with it).
+target_compile_options(symnet_deps INTERFACE $<$<COMPILE_LANGUAGE:CXX>:-fno-trapping-math>)
 include(CheckCXXCompilerFlag)
 if(SYMNET_NATIVE_ARCH)
   set(SYMNET_MARCH native)

@@ -51,7 +51,9 @@ SYMNET_UNARY_FUNCTOR(softrelu, a > T(20) ? a : std::log1p(std::exp(a)))
 SYMNET_UNARY_FUNCTOR(softsign, a / (T(1) + std::fabs(a)))
 
 // Activation gradients as functions of the forward OUTPUT y (so backward keeps only y).
-SYMNET_UNARY_FUNCTOR(relu_grad, a > T(0) ? T(1) : T(0))
+// a comparison converted to 0 or 1, not a branch: branch-free so it vectorizes (a random sign
+// pattern mispredicted every other element: relu backward ran 15x slower than forward)
+SYMNET_UNARY_FUNCTOR(relu_grad, T(a > T(0)))
 SYMNET_UNARY_FUNCTOR(sigmoid_grad, a * (T(1) - a))
 SYMNET_UNARY_FUNCTOR(tanh_grad, T(1) - a * a)
 /*! \brief y = log(1+e^x) => dy/dx = sigmoid(x) = 1 - e^{-y}. */

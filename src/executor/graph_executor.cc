@@ -140,7 +140,9 @@ struct Executor::Impl {
       }
       if (profiling) {
         if (dev.type == Device::kGPU) cuda::Synchronize(dev.id);  // time the kernel, not the launch
-        auto& p = profile[c.node->op()->name];
+        // SYMNET_PROFILE_NODES=1 times every node on its own ("op node") instead of per op type
+        static const bool by_node = std::getenv("SYMNET_PROFILE_NODES") != nullptr;
+        auto& p = profile[by_node ? c.node->op()->name + " " + c.node->attrs.name : c.node->op()->name];
         p.first += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         ++p.second;
       }
