@@ -1,23 +1,73 @@
 #!/usr/bin/env bash
-# Side-by-side ResNet-50 v1.5 training throughput at batch 32 on this machine, in one run:
-# symnet (float32, AMP bfloat16, all-bfloat16), PyTorch (float32, bf16 autocast) and MXNet 1.9.1 (float32, on
-# symnet's own symbol JSON). Needs: tools/setup.sh; Debian's python3-torch python3-torchvision;
-# an MXNet venv (python3 -m venv mxvenv && mxvenv/bin/pip install mxnet==1.9.1 numpy==1.23.5).
-#   example/benchmark/compare_resnet50.sh [mxnet_python] [steps]
+# Side-by-side ResNet-50 v1.5 training at batch 32, 224x224, in one run (these machines are noisy:
+# compare ratios within a run): symnet (float32, AMP auto, AMP bfloat16), PyTorch 2.15 from PyPI
+# (float32, bf16 autocast), PyTorch 1.13 from Debian, MXNet 1.9.1 on symnet's own symbol JSON; then
+# the convolution floor (oneDNN alone). Prints img/s and peak RSS per run and the ISA.
+#
+#   example/benchmark/compare_resnet50.sh [--torch-venv DIR] [--mxnet-python PY] [--steps N] [--isa AVX2]
+#
+# --torch-venv: a venv made by ../shared/anchors/make_torch_venv.sh (skipped when absent);
+# --mxnet-python: MXNet 1.9.1's python (default build/mxnet-venv/bin/python, which
+#   tools/run_tests.sh makes; skipped when absent); PyTorch 1.13 runs when Debian's python3-torch
+#   is installed. --isa caps every program at that level (ONEDNN_MAX_CPU_ISA for oneDNN, symnet and
+#   MXNet; ATEN_CPU_CAPABILITY for PyTorch): an AVX-512 machine then measures the AVX2 path.
+# Needs tools/setup.sh --tests (for build/pip/example/conv_floor) and GNU time (/usr/bin/time).
 set -u
 cd "$(dirname "$0")/../.."
-MXPY=${1:-/tmp/mxvenv/bin/python}
-STEPS=${2:-5}
+TORCH_VENV=""
+MXPY=build/mxnet-venv/bin/python
+STEPS=5
+ISA=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --torch-venv) TORCH_VENV=$2; shift 2 ;;
+    --mxnet-python) MXPY=$2; shift 2 ;;
+    --steps) STEPS=$2; shift 2 ;;
+    --isa) ISA=$2; shift 2 ;;
+    *) echo "unknown option $1" >&2; exit 2 ;;
+  esac
+done
 export OMP_NUM_THREADS=2
+if [ -n "$ISA" ]; then
+  export ONEDNN_MAX_CPU_ISA=$ISA DNNL_MAX_CPU_ISA=$ISA MXNET_ONEDNN_MAX_CPU_ISA=$ISA
+  case "$ISA" in AVX2) export ATEN_CPU_CAPABILITY=avx2 ;; AVX512*) export ATEN_CPU_CAPABILITY=avx512 ;; esac
+fi
+model=$(lscpu | sed -n 's/^Model name: *//p')
+echo "== CPU: $model; flags: $(grep -o -w 'avx2\|avx512f\|avx512_bf16\|amx_tile' /proc/cpuinfo | sort -u | tr '\n' ' ')"
+echo "== symnet's oneDNN ISA: $(python3 -c 'import symnet; print(symnet.features()["DNNL_ISA"])')${ISA:+ (capped at $ISA)}"
 out=$(mktemp)
-run() { echo "== $*" >&2; "$@" 2>&1 | grep -E "img/s" | head -1 | tee -a "$out"; }
-run python3 example/benchmark/resnet50_train.py --steps "$STEPS" --no-profile --export-symbol /tmp/r50-symbol.json
-run python3 example/benchmark/resnet50_train.py --steps "$STEPS" --no-profile --amp bfloat16
-run python3 example/benchmark/resnet50_train.py --steps "$STEPS" --no-profile --dtype bfloat16
-[ -x /usr/bin/python3 ] && /usr/bin/python3 -c "import torch" 2>/dev/null && {
-  run /usr/bin/python3 ../shared/anchors/torch_resnet50_train.py 32 fp32
-  run /usr/bin/python3 ../shared/anchors/torch_resnet50_train.py 32 bf16
+sym=$(mktemp --suffix=.json)
+# run LABEL CMD...: the first img/s figure the command prints, and its peak RSS from GNU time
+run() {
+  local label=$1; shift
+  echo "== $label: $*" >&2
+  local log; log=$(mktemp)
+  /usr/bin/time -f "PEAK_RSS_KB %M" "$@" >"$log" 2>&1
+  local ips rss
+  ips=$(grep -o '[0-9.]* img/s' "$log" | head -1 | cut -d' ' -f1)
+  rss=$(sed -n 's/^PEAK_RSS_KB //p' "$log" | tail -1)
+  grep -E "img/s|amp-auto|Error|error" "$log" | head -3 >&2
+  printf "%-34s %10s %12s\n" "$label" "${ips:-failed}" "$(( ${rss:-0} / 1024 )) MB" | tee -a "$out"
+  rm -f "$log"
 }
-[ -x "$MXPY" ] && run "$MXPY" example/benchmark/mxnet_resnet50_train.py /tmp/r50-symbol.json 32 "$STEPS"
-echo "== summary (img/s)"
-awk '{for (i = 1; i <= NF; ++i) if ($i ~ /^img\/s/) print $(i - 1), "\t", $0}' "$out"
+B="python3 example/benchmark/resnet50_train.py --steps $STEPS --no-profile"
+run "symnet float32" $B --export-symbol "$sym"
+run "symnet AMP auto" $B --precisions amp-auto
+run "symnet AMP bfloat16" $B --amp bfloat16
+if [ -n "$TORCH_VENV" ] && [ -x "$TORCH_VENV/bin/python" ]; then
+  [ -f "$TORCH_VENV/torch_env.sh" ] && . "$TORCH_VENV/torch_env.sh"
+  run "PyTorch 2.15 float32" "$TORCH_VENV/bin/python" ../shared/anchors/torch_resnet50_train.py 32 fp32
+  run "PyTorch 2.15 bf16 autocast" "$TORCH_VENV/bin/python" ../shared/anchors/torch_resnet50_train.py 32 bf16
+fi
+if /usr/bin/python3 -c "import torch" 2>/dev/null; then
+  run "PyTorch 1.13 float32" /usr/bin/python3 ../shared/anchors/torch_resnet50_train.py 32 fp32
+fi
+if [ -x "$MXPY" ]; then
+  run "MXNet 1.9.1 float32" "$MXPY" example/benchmark/mxnet_resnet50_train.py "$sym" 32 "$STEPS"
+fi
+[ -x build/pip/example/conv_floor ] && run "floor: convolutions alone (fp32)" build/pip/example/conv_floor 32 float32 2
+echo
+echo "== summary: ResNet-50 v1.5 training, batch 32, 224x224, 2 threads${ISA:+, ISA capped at $ISA}"
+printf "%-34s %10s %12s\n" "run" "img/s" "peak RSS"
+cat "$out"
+rm -f "$out" "$sym"

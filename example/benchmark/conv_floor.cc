@@ -5,7 +5,7 @@
  *  plan gives it) and no reorders, and adds them up with their counts. No framework can run a
  *  step faster than this sum on oneDNN 2.6; symnet's step divided by it is its overhead.
  *
- *    build/pip/example/conv_floor [batch=32] [dtype=float32|bfloat16] [reps=3]
+ *    build/pip/example/conv_floor [batch=32] [dtype=float32|bfloat16] [reps=3] [image=224]
  *
  *  The stem's backward data is left out, as in training (the images need no gradient).
  *  ONEDNN_MAX_CPU_ISA=AVX2 measures the AVX2 floor on a larger CPU.
@@ -36,11 +36,16 @@ struct Conv {
   }
 };
 
-/*! \brief ResNet-50 v1.5's convolutions (stride in the 3x3), merged by shape with counts. */
-std::vector<Conv> ResNet50Convs() {
-  std::vector<Conv> all{{3, 64, 224, 7, 2, 1}};
+/*!
+ * \brief ResNet-50 v1.5's convolutions (stride in the 3x3), merged by shape with counts, for
+ *  `image` x `image` inputs: a 7x7/2 stem and max pooling, or (image <= 32, symnet's small-image
+ *  variant) a 3x3 stem without pooling.
+ */
+std::vector<Conv> ResNet50Convs(int64_t image) {
+  const bool small = image <= 32;
+  std::vector<Conv> all{small ? Conv{3, 64, image, 3, 1, 1} : Conv{3, 64, image, 7, 2, 1}};
   const int units[4] = {3, 4, 6, 3};
-  int64_t in = 64, hw = 56;
+  int64_t in = 64, hw = small ? image : image / 4;
   for (int st = 0; st < 4; ++st) {
     const int64_t mid = 64 << st, out = mid * 4;
     for (int u = 0; u < units[st]; ++u) {
@@ -88,16 +93,18 @@ int main(int argc, char** argv) {
   const int64_t n = argc > 1 ? std::atoll(argv[1]) : 32;
   const std::string dtype = argc > 2 ? argv[2] : "float32";
   const int reps = argc > 3 ? std::atoi(argv[3]) : 3;
+  const int64_t image = argc > 4 ? std::atoll(argv[4]) : 224;
   const auto dt = dtype == "bfloat16" ? memory::data_type::bf16 : memory::data_type::f32;
   dnnl::engine eng(dnnl::engine::kind::cpu, 0);
   dnnl::stream strm(eng);
   double total[3] = {0, 0, 0}, flops = 0;
-  std::printf("ResNet-50 v1.5 convolutions, batch %lld, %s, oneDNN %d.%d, ISA %d\n",
-              static_cast<long long>(n), dtype.c_str(), dnnl_version()->major, dnnl_version()->minor,
+  std::printf("ResNet-50 v1.5 convolutions, batch %lld, %lldx%lld, %s, oneDNN %d.%d, ISA %d\n",
+              static_cast<long long>(n), static_cast<long long>(image), static_cast<long long>(image), dtype.c_str(), dnnl_version()->major, dnnl_version()->minor,
               static_cast<int>(dnnl::get_effective_cpu_isa()));
-  std::printf("%-26s %5s %10s %10s %10s  %s\n", "shape", "count", "fwd ms", "bwd-d ms", "bwd-w ms", "implementations");
+  std::printf("%-26s %5s %10s %10s %10s %8s  %s\n", "shape", "count", "fwd ms", "bwd-d ms", "bwd-w ms", "fwd GF/s",
+              "implementations");
   try {
-    for (const Conv& c : ResNet50Convs()) {
+    for (const Conv& c : ResNet50Convs(image)) {
       const int64_t ohw = c.out_hw(), p = c.k / 2;
       const memory::dims src{n, c.c, c.hw, c.hw}, wei{c.o, c.c, c.k, c.k}, dst{n, c.o, ohw, ohw};
       const memory::dims strides{c.s, c.s}, pad_l{p, p};
@@ -138,8 +145,9 @@ int main(int argc, char** argv) {
       impls += wpd.impl_info_str();
       for (int i = 0; i < 3; ++i) total[i] += t[i] * c.count;
       flops += 2.0 * n * c.o * ohw * ohw * c.c * c.k * c.k * c.count * (c.c == 3 ? 2 : 3);
-      std::printf("%-26s %5d %10.2f %10.2f %10.2f  %s\n", c.Name().c_str(), c.count, t[0] * 1e3, t[1] * 1e3,
-                  t[2] * 1e3, impls.c_str());
+      const double gflop = 2.0 * n * c.o * ohw * ohw * c.c * c.k * c.k * 1e-9;
+      std::printf("%-26s %5d %10.2f %10.2f %10.2f %8.0f  %s\n", c.Name().c_str(), c.count, t[0] * 1e3, t[1] * 1e3,
+                  t[2] * 1e3, gflop / t[0], impls.c_str());
     }
   } catch (const dnnl::error& e) {
     std::fprintf(stderr, "oneDNN: %s (bfloat16 needs AVX512_BF16 or AMX)\n", e.what());

@@ -332,7 +332,7 @@ int main(int argc, char** argv) {
       ("version", po::value(&a.version)->default_value("1.5"), "1 or 1.5")
       ("amp", po::value(&a.amp)->default_value("auto"), "auto (what the CPU or GPU runs natively), bfloat16, float16 or none (float32)")
       ("batch-size", po::value(&a.batch_size)->default_value(0), "batch size (0: 16 on the built-in data, else 32)")
-      ("image-shape", po::value(&a.image_shape_text), "C,H,W (default 3,32,32 on the built-in data, else 3,224,224)")
+      ("image-shape", po::value(&a.image_shape_text), "C,H,W (default 3,24,24 on the built-in data, else 3,224,224)")
       ("num-classes", po::value(&a.num_classes), "default 10 on the built-in data, else 1000")
       ("data-train", po::value(&a.data_train), ".rec of training images (default: built-in digits)")
       ("data-val", po::value(&a.data_val), ".rec of validation images")
@@ -380,7 +380,7 @@ int main(int argc, char** argv) {
         << "--lr-schedule must be step or cosine, got '" << a.lr_schedule << "'";
     SYMNET_CHECK(a.batch_size >= 0 && a.disp_batches > 0) << "--batch-size must not be negative and --disp-batches must be positive";
     a.builtin = a.data_train.empty() && !a.synthetic && !a.benchmark;
-    a.image_shape = ParseShape(a.image_shape_text.empty() ? (a.builtin ? "3,32,32" : "3,224,224") : a.image_shape_text);
+    a.image_shape = ParseShape(a.image_shape_text.empty() ? (a.builtin ? "3,24,24" : "3,224,224") : a.image_shape_text);
     if (a.num_classes == 0) a.num_classes = a.builtin ? 10 : 1000;
     if (a.batch_size == 0) a.batch_size = a.builtin ? 16 : 32;  // 1,437 training images: more, smaller steps
     a.run = a.amp == "none" ? "float32" : "amp-" + a.amp;
