@@ -75,6 +75,12 @@ dnnl::convolution_forward::primitive_desc ForwardPD(const ConvConfig& c, const C
           Engine()};
 }
 
+/*! \brief The training forward primitive that backward primitives take as their hint. */
+dnnl::convolution_forward::primitive_desc TrainingHint(ConvConfig c, const ConvDescs& d) {
+  c.training = true;
+  return ForwardPD(c, d);
+}
+
 /*! \brief The Layout whose format tag describes `chosen` (kDefault when none does). */
 Layout LayoutOf(const md& chosen, int nsp) {
   for (Layout l : {Layout::kBlocked16, Layout::kBlocked8, Layout::kChannelsLast})
@@ -127,9 +133,7 @@ void DnnlConvForward::Run(const void* x, const void* w, const void* b, void* y, 
 
 DnnlConvBackward::DnnlConvBackward(const ConvConfig& cfg) : cfg_(cfg) {
   const ConvDescs d = MakeDescs(cfg);
-  ConvConfig fwd_cfg = cfg;
-  fwd_cfg.training = true;
-  const auto hint = ForwardPD(fwd_cfg, d);
+  const auto hint = TrainingHint(cfg, d);
   if (cfg.bias) {
     weights_pd_ = dnnl::convolution_backward_weights::primitive_desc(
         dnnl::convolution_backward_weights::desc(dnnl::algorithm::convolution_direct, d.src_any,
@@ -154,13 +158,11 @@ void DnnlConvBackward::InitData() {
   // made on first use: a data gradient nobody reads (the stem's, whose 3 input channels have
   // no fast oneDNN kernel) is never requested, so its primitive is never made
   const ConvDescs d = MakeDescs(cfg_);
-  ConvConfig fwd_cfg = cfg_;
-  fwd_cfg.training = true;
   const auto data_pd = dnnl::convolution_backward_data::primitive_desc(
       dnnl::convolution_backward_data::desc(dnnl::algorithm::convolution_direct, d.src_any,
                                             d.weights_any, d.dst_any, d.strides, d.dilates,
                                             d.pad_l, d.pad_r),
-      Engine(), ForwardPD(fwd_cfg, d));
+      Engine(), TrainingHint(cfg_, d));
   data_prim_ = dnnl::convolution_backward_data(Noted("convolution backward data", data_pd));
   d_dst_data_.Init(d.dst, data_pd.diff_dst_desc(), false);
   weights_.Init(d.weights, data_pd.weights_desc(), false);
