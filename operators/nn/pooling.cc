@@ -185,7 +185,8 @@ void PoolBackwardNHWC(const PoolingParam& p, const PoolGeo& g, const T* dy, cons
 #pragma omp parallel
   {
     std::vector<A> plane(static_cast<size_t>(isz * C));
-    std::vector<char> found(static_cast<size_t>(C));
+    // per channel: the gradient not yet handed to a window element (it goes to the first maximum)
+    std::vector<A> left(static_cast<size_t>(C));
 #pragma omp for
     for (int64_t n = 0; n < g.n; ++n) {
       std::fill(plane.begin(), plane.end(), A(0));
@@ -196,15 +197,17 @@ void PoolBackwardNHWC(const PoolingParam& p, const PoolGeo& g, const T* dy, cons
         const T* pdy = dy + (n * osz + oi) * C;
         if (p.pool_type == kMaxPool) {
           const T* py = y + (n * osz + oi) * C;
-          std::fill(found.begin(), found.end(), 0);
+          for (int64_t c = 0; c < C; ++c) left[c] = static_cast<A>(pdy[c]);
+          // branch-free (a select per channel) so the channel loop vectorizes: the first element
+          // equal to the maximum takes what is left, which is then zero for the rest
           ForEachInWindow(g, w, [&](int64_t i) {
             const T* px = xn + i * C;
             A* pp = &plane[i * C];
+            A* lc = left.data();
             for (int64_t c = 0; c < C; ++c) {
-              if (!found[c] && static_cast<A>(px[c]) == static_cast<A>(py[c])) {
-                found[c] = 1;
-                pp[c] += static_cast<A>(pdy[c]);
-              }
+              const bool hit = static_cast<A>(px[c]) == static_cast<A>(py[c]);
+              pp[c] += hit ? lc[c] : A(0);
+              lc[c] = hit ? A(0) : lc[c];
             }
           });
         } else {

@@ -120,3 +120,39 @@ def test_integer_data_cast_into_a_region_keeps_its_layout(width):
             v[:] = values[k]
         outs.append(exe.forward()[0].asnumpy())
     assert_almost_equal(outs[0], outs[1], rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("width", [8, 12, 16])
+def test_max_pooling_ties_send_the_gradient_to_the_first_maximum(width):
+    """Integer activations make many windows hold their maximum more than once; the planned
+    (blocked or channels-last) pooling backward must pick the same element as the default one:
+    the first in the window, as MXNet does."""
+    x = mx.sym.var("data")
+    c1 = mx.sym.Convolution(x, kernel=(1, 1), num_filter=width, no_bias=True, name="c1")
+    p = mx.sym.Pooling(c1, kernel=(3, 3), stride=(2, 2), pad=(1, 1), pool_type="max")
+    c2 = mx.sym.Convolution(p, kernel=(1, 1), num_filter=width, no_bias=True, name="c2")
+    net = mx.sym.LinearRegressionOutput(mx.sym.Flatten(c2), name="out")
+    rng = np.random.RandomState(5)
+    shapes = {"data": (2, 4, 9, 9)}
+    results = []
+    for planned in (True, False):
+        mx._core.Executor.set_channels_last_layouts(planned)
+        try:
+            exe = net.simple_bind(mx.cpu(), **shapes)
+        finally:
+            mx._core.Executor.set_channels_last_layouts(True)
+        if planned:
+            dbg = exe.debug_str()
+            assert any(m in dbg for m in MARKERS), dbg
+        r = np.random.RandomState(5)
+        exe.arg_dict["data"][:] = r.randint(0, 3, shapes["data"])
+        exe.arg_dict["c1_weight"][:] = r.randint(-1, 2, exe.arg_dict["c1_weight"].shape)
+        exe.arg_dict["c2_weight"][:] = r.normal(0, 0.3, exe.arg_dict["c2_weight"].shape)
+        exe.arg_dict["out_label"][:] = r.normal(0, 1, exe.arg_dict["out_label"].shape)
+        exe.forward(is_train=True)
+        exe.backward()
+        results.append({k: v.asnumpy() for k, v in exe.grad_dict.items()})
+    pooled = results[1]["data"]
+    assert np.count_nonzero(pooled) > 0
+    for k in results[0]:
+        assert_almost_equal(results[0][k], results[1][k], rtol=1e-5, atol=1e-5)
