@@ -8,7 +8,6 @@
 #include <set>
 #include <unordered_map>
 
-#include "../src/core/symbol_util.h"
 #include "symnet/amp.h"
 #include "symnet/op_attr_types.h"
 

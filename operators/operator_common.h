@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "symnet/op_attr_types.h"
-#include "symnet/pass.h"
 
 /*!
  * \brief Registers a device-generic FCompute (one that checks the blobs' device itself, such as

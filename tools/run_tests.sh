@@ -5,6 +5,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
 
+# seconds, before the build: every #include points down DESIGN.md's layer table
+echo "== include layers"
+$PY tools/check_layers.py
+
 tools/setup.sh --tests
 
 echo "== C++ tests"

@@ -2,7 +2,9 @@
 # Side-by-side ResNet-50 v1.5 training at batch 32, 224x224, in one run (these machines are noisy:
 # compare ratios within a run): symnet (float32, AMP auto, AMP bfloat16), PyTorch 2.15 from PyPI
 # (float32, bf16 autocast), PyTorch 1.13 from Debian, MXNet 1.9.1 on symnet's own symbol JSON; then
-# the convolution floor (oneDNN alone). Prints img/s and peak RSS per run and the ISA.
+# the convolution floor (oneDNN alone, cold and warm caches), then inference (is_train=False):
+# batch-1 latency and batch-32 throughput for symnet, PyTorch 2.15 and MXNet 1.9.1. Prints img/s
+# and peak RSS per run and the ISA.
 #
 #   example/benchmark/compare_resnet50.sh [--torch-venv DIR] [--mxnet-python PY] [--steps N] [--isa AVX2]
 #
@@ -65,9 +67,42 @@ fi
 if [ -x "$MXPY" ]; then
   run "MXNet 1.9.1 float32" "$MXPY" example/benchmark/mxnet_resnet50_train.py "$sym" 32 "$STEPS"
 fi
-[ -x build/pip/example/conv_floor ] && run "floor: convolutions alone (fp32)" build/pip/example/conv_floor 32 float32 2
+if [ -x build/pip/example/conv_floor ]; then
+  flog=$(mktemp)
+  build/pip/example/conv_floor 32 float32 3 >"$flog" 2>&1
+  # the floor line: "= COLD img/s ... (cold caches; warm: ... = WARM img/s)"
+  printf "%-34s %10s %12s\n" "floor: convolutions, cold caches" \
+    "$(sed -n 's/^floor:.*= \([0-9.]*\) img\/s at.*/\1/p' "$flog")" "" | tee -a "$out"
+  printf "%-34s %10s %12s\n" "floor: convolutions, warm caches" \
+    "$(sed -n 's/^floor:.*warm: .* = \([0-9.]*\) img\/s)/\1/p' "$flog")" "" | tee -a "$out"
+  rm -f "$flog"
+fi
+# inference, is_train=False: "batch 1: X ms" and "batch 32: Y img/s" from each program
+inf=$(mktemp)
+infer() {
+  local label=$1; shift
+  echo "== $label: $*" >&2
+  local log; log=$(mktemp)
+  "$@" >"$log" 2>&1
+  grep -E "inference|Error|error" "$log" | head -2 >&2
+  printf "%-34s %12s %14s\n" "$label" "$(sed -n 's/.*batch 1: \([0-9.]*\) ms.*/\1/p' "$log" | head -1)" \
+    "$(sed -n 's/.*batch 32: \([0-9.]*\) img\/s.*/\1/p' "$log" | head -1)" | tee -a "$inf"
+  rm -f "$log"
+}
+I="python3 example/benchmark/resnet50_infer.py --symbol $sym"
+infer "symnet float32" $I
+infer "symnet AMP auto" $I --amp auto
+if [ -n "$TORCH_VENV" ] && [ -x "$TORCH_VENV/bin/python" ]; then
+  infer "PyTorch 2.15 float32" "$TORCH_VENV/bin/python" example/benchmark/torch_resnet50_infer.py fp32
+  infer "PyTorch 2.15 bf16 autocast" "$TORCH_VENV/bin/python" example/benchmark/torch_resnet50_infer.py bf16
+fi
+[ -x "$MXPY" ] && infer "MXNet 1.9.1 float32" "$MXPY" example/benchmark/resnet50_infer.py --mxnet --symbol "$sym"
 echo
 echo "== summary: ResNet-50 v1.5 training, batch 32, 224x224, 2 threads${ISA:+, ISA capped at $ISA}"
 printf "%-34s %10s %12s\n" "run" "img/s" "peak RSS"
 cat "$out"
-rm -f "$out" "$sym"
+echo
+echo "== inference (is_train=False), 224x224, 2 threads${ISA:+, ISA capped at $ISA}"
+printf "%-34s %12s %14s\n" "run" "batch 1 (ms)" "batch 32 img/s"
+cat "$inf"
+rm -f "$out" "$inf" "$sym"

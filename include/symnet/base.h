@@ -12,6 +12,13 @@
 namespace symnet {
 
 /*!
+ * \brief How an op stores a result: skip it, overwrite, overwrite a buffer that is also one of
+ *  its inputs (so a copy may be skipped), or accumulate into what is there (gradient summing).
+ *  Here, in the base layer, because kernels of the device layer honour it too.
+ */
+enum OpReqType { kNullOp = 0, kWriteTo = 1, kWriteInplace = 2, kAddTo = 3 };
+
+/*!
  * \brief The one exception type symnet throws. It derives from dmlc::Error so code that
  *  catches dmlc errors (and dmlc's own parameter parser) interoperates.
  */

@@ -20,6 +20,34 @@ enum class GradReq { kNull, kWrite, kAdd };
 GradReq GradReqFromString(const std::string& s);
 
 /*!
+ * \brief How a bind plans and runs a graph, given explicitly to Bind/SimpleBind (Python:
+ *  `simple_bind(..., options={...})`). Environment variables are only the defaults, read in one
+ *  place: BindOptions::FromEnvironment().
+ */
+struct BindOptions {
+  /*!
+   * \brief The layout plan. "auto": each region of layout-aware ops (convolutions, BatchNorm,
+   *  pooling, ...) in the layout its ops prefer on this device (nChw8c on AVX2, nChw16c on
+   *  AVX-512, NHWC where channels fit no block or on a GPU); "NHWC": channels-last for every such
+   *  region, never blocked; "off": every array in the default (NCHW) layout.
+   *  Default: SYMNET_LAYOUT, else "off" when SYMNET_CHANNELS_LAST=0, else "auto".
+   */
+  std::string layout = "auto";
+  /*! \brief GPU steps captured and replayed as CUDA graphs. Default: SYMNET_CUDA_GRAPHS=1. */
+  bool cuda_graphs = false;
+  /*!
+   * \brief The most temporary memory one GPU convolution may use, in MiB, over its own
+   *  `workspace` attribute (ConvWorkspaceLimit). Default: SYMNET_CUDNN_WORKSPACE_MB, else 1024.
+   */
+  uint64_t workspace_mb = 1024;
+
+  /*! \brief The defaults: the fields above from the environment (read once per process). */
+  static const BindOptions& FromEnvironment();
+  /*! \brief Throws naming the field when a value is not one the field accepts. */
+  void Validate() const;
+};
+
+/*!
  * \brief A bound symbol. Binding runs the passes once (gradient, shape/type inference, memory
  *  planning) and resolves every op call's input and output pointers; Forward and Backward then
  *  only walk that list: no allocation, no graph work per step.
@@ -34,7 +62,8 @@ class Executor {
                                         const std::vector<NDArray>& args,
                                         const std::vector<NDArray>& arg_grads,
                                         const std::vector<GradReq>& grad_reqs,
-                                        const std::vector<NDArray>& aux_states);
+                                        const std::vector<NDArray>& aux_states,
+                                        const BindOptions& options = BindOptions::FromEnvironment());
   /*!
    * \brief Infers every shape/dtype from the given ones and allocates all arrays (zeros).
    * \param grad_reqs per argument name; arguments not listed get `default_req`
@@ -43,7 +72,8 @@ class Executor {
                                               const std::map<std::string, Shape>& shapes,
                                               const std::map<std::string, DType>& dtypes = {},
                                               const std::map<std::string, GradReq>& grad_reqs = {},
-                                              GradReq default_req = GradReq::kWrite);
+                                              GradReq default_req = GradReq::kWrite,
+                                              const BindOptions& options = BindOptions::FromEnvironment());
   ~Executor();
 
   /*! \brief Runs the forward op calls. is_train selects training behaviour (BatchNorm, Dropout). */
@@ -61,15 +91,10 @@ class Executor {
   const std::vector<GradReq>& grad_reqs() const { return grad_reqs_; }
   const Symbol& symbol() const { return symbol_; }
   Device device() const { return dev_; }
+  const BindOptions& options() const { return options_; }
   const MemoryReport& memory_report() const { return report_; }
   /*! \brief One line per op call: name, op, output shapes, arena offsets; then the report. */
   std::string DebugString() const;
-
-  /*!
-   * \brief Whether executors bound from now on store activations channels-last where the layout
-   *  plan allows (default on; the environment variable SYMNET_CHANNELS_LAST=0 turns it off).
-   */
-  static void SetChannelsLastLayouts(bool on);
 
   /*!
    * \brief The loss scale of mixed-precision training: loss heads multiply their gradients by
@@ -91,6 +116,7 @@ class Executor {
   Device dev_;
   std::vector<NDArray> args_, grads_, aux_, outputs_;
   std::vector<GradReq> grad_reqs_;
+  BindOptions options_;
   MemoryReport report_;
   std::unique_ptr<Impl> impl_;
 };

@@ -50,6 +50,13 @@ NodePtr CreateOpNode(const Op* op, const std::string& name,
 /*! \brief Runs the op's attribute parser on attrs->dict (with the same error reporting). */
 void ParseNodeAttrs(NodeAttrs* attrs);
 
+/*! \brief The names of `n`'s inputs (FListInputNames; else "data" or arg0, arg1, ...). */
+std::vector<std::string> InputNames(const Node& n);
+/*! \brief The name MXNet gives output `e` ("fc1_output", a variable's own name, ...). */
+std::string OutputName(const NodeEntry& e);
+/*! \brief How many of `n`'s outputs a user sees (FNumVisibleOutputs; else all of them). */
+uint32_t NumVisibleOutputs(const Node& n);
+
 /*! \brief Visits every node reachable from `heads` once, inputs before users (post-order DFS). */
 void DFSVisit(const std::vector<NodeEntry>& heads, const std::function<void(const NodePtr&)>& fvisit);
 

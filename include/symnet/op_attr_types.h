@@ -18,6 +18,17 @@
 namespace symnet {
 
 /*!
+ * \brief Thrown by FInferShape/FInferType helpers on a mismatch (slot `index` of the inputs or
+ *  outputs); the inference pass or imperative call that catches it adds the node context.
+ */
+struct InferError {
+  bool is_input;
+  int index;
+  std::string expected;
+  std::string actual;
+};
+
+/*!
  * \brief Shape inference: fill unknown entries of `in` and `out` from known ones (both ways).
  *  Return false when not enough is known yet; throw when shapes are inconsistent.
  *  Registered as "FInferShape". Required for every op.
@@ -101,6 +112,12 @@ using FLayoutPreference = std::function<std::vector<Layout>(
 using TIsLoss = bool;
 /*! \brief Marks ops that only appear in gradient graphs (hidden from user APIs). "TIsBackward". */
 using TIsBackward = bool;
+/*!
+ * \brief Marks ops that draw fresh random numbers on every call (Dropout's mask): a step that
+ *  holds one is never captured as a CUDA graph, whose replays would repeat the numbers.
+ *  "TDrawsRandom".
+ */
+using TDrawsRandom = bool;
 
 /*! \brief State an op keeps between calls at one call site (e.g. cached oneDNN primitives). */
 struct OpState {
@@ -120,6 +137,11 @@ struct OpContext {
    *  A runtime value, so changing it needs no rebind.
    */
   float loss_scale = 1.0f;
+  /*!
+   * \brief The bind's cap on one op's temporary memory (BindOptions::workspace_mb), in bytes:
+   *  GPU convolutions choose algorithms within min(their `workspace` attribute, this).
+   */
+  size_t workspace_cap_bytes = size_t(1024) << 20;
   /*! \brief The call site's state slot: empty on the first call, kept afterwards. May be null. */
   std::unique_ptr<OpState>* state = nullptr;
 

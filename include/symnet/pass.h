@@ -22,16 +22,6 @@ size_t InferShapes(const IndexedGraph& g, std::vector<Shape>* shapes);
 size_t InferTypes(const IndexedGraph& g, std::vector<DType>* types);
 
 /*!
- * \brief Thrown by FInferShape/FInferType helpers on a mismatch; the pass adds the node context.
- */
-struct InferError {
-  bool is_input;
-  int index;
-  std::string expected;
-  std::string actual;
-};
-
-/*!
  * \brief Builds gradient entries of `xs` (variables) given the heads `ys` and their gradients
  *  `ys_grads` (usually variables). Multiple contributions are summed with add_n; an input
  *  reached by no gradient gets zeros_like. Every returned entry is produced by an op node and
@@ -48,7 +38,11 @@ std::vector<NodeEntry> Gradient(const std::vector<NodeEntry>& ys, const std::vec
  *  where a 16-bit op prefers it (cuDNN's tensor-core kernels want NHWC; float32 graphs keep
  *  NCHW, which cuDNN's FMA kernels handle as well).
  */
-enum class LayoutTarget { kCPU, kGPU };
+/*!
+ * \brief kCPU: each region in the layout its ops ask for (oneDNN's choice); kGPU: channels-last
+ *  for 16-bit regions; kChannelsLast: channels-last for every region (BindOptions layout "NHWC").
+ */
+enum class LayoutTarget { kCPU, kGPU, kChannelsLast };
 
 /*!
  * \brief Chooses each entry's memory layout (see plan_layout.cc): a non-default layout for

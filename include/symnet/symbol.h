@@ -123,6 +123,9 @@ Symbol operator*(double s, const Symbol& a);
 Symbol operator/(double s, const Symbol& a);
 Symbol operator-(const Symbol& a);
 
+/*! \brief A variable's "__shape__" attribute text as a Shape, MXNet's 0 (unknown) read as -1. */
+Shape ParseVariableShape(const std::string& text);
+
 }  // namespace symnet
 
 #endif  // SYMNET_SYMBOL_H_

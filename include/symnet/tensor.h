@@ -9,12 +9,6 @@
 namespace symnet {
 
 /*!
- * \brief How an op stores a result: skip it, overwrite, overwrite a buffer that is also one of
- *  its inputs (so a copy may be skipped), or accumulate into what is there (gradient summing).
- */
-enum OpReqType { kNullOp = 0, kWriteTo = 1, kWriteInplace = 2, kAddTo = 3 };
-
-/*!
  * \brief Physical order of a 3-D to 5-D activation's elements. The shape is always logical (N,
  *  C, H, W); kChannelsLast stores it as (N, H, W, C), kBlocked16 as oneDNN's nChw16c: (N, C/16,
  *  H, W, 16), channels in blocks of 16 (C a multiple of 16), and kBlocked8 as nChw8c. Which

@@ -73,6 +73,7 @@ struct TrainerOptions {
   double clip_gradient = -1.0;     // < 0: off
   LRScheduler lr;
   Device device = Device::CPU();
+  BindOptions bind = BindOptions::FromEnvironment();  // layout plan, CUDA graphs, workspace cap
 };
 
 class Trainer {

@@ -5,7 +5,7 @@
  */
 #include <cmath>
 
-#include "../kernel_launch.h"
+#include "src/device/kernel_launch.h"
 #include "all_finite.h"
 
 namespace symnet {

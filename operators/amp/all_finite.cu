@@ -3,7 +3,7 @@
  *  to 0 where it meets inf or nan (every writer writes the same value), and the host reads it
  *  once per step, when it decides between skipping and updating.
  */
-#include "../kernel_launch.cuh"
+#include "src/device/kernel_launch.cuh"
 #include "all_finite.h"
 
 namespace symnet {

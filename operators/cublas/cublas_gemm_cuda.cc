@@ -7,7 +7,7 @@
 #include <mutex>
 #include <utility>
 
-#include "src/cuda/cuda_common.h"
+#include "src/device/cuda_common.h"
 
 namespace symnet {
 namespace ops {

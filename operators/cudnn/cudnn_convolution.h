@@ -31,7 +31,8 @@ struct ConvLayouts {
 
 class Convolution {
  public:
-  Convolution(int dev, const ConvGeometry& g, DType dtype, ConvLayouts layouts);
+  /*! \param workspace_limit bytes its algorithms may use (ConvWorkspaceLimit) */
+  Convolution(int dev, const ConvGeometry& g, DType dtype, ConvLayouts layouts, size_t workspace_limit);
   ~Convolution();
   Convolution(const Convolution&) = delete;
   Convolution& operator=(const Convolution&) = delete;

@@ -5,7 +5,7 @@
 #include <string>
 #include <tuple>
 
-#include "src/cuda/cuda_common.h"
+#include "src/device/cuda_common.h"
 
 namespace symnet {
 namespace ops {
@@ -21,11 +21,6 @@ cudnnDataType_t DataType(DType t) {
     case DType::kBFloat16: return CUDNN_DATA_BFLOAT16;
     default: SYMNET_THROW << "GPU convolution supports float32, float64, float16 and bfloat16, not " << t;
   }
-}
-
-size_t WorkspaceLimit() {
-  const char* v = std::getenv("SYMNET_CUDNN_WORKSPACE_MB");
-  return static_cast<size_t>(v ? std::stoull(v) : 1024ull) << 20;
 }
 
 /*! \brief dims of (N, C, spatial...) with 1-D data given a unit height (cuDNN wants >= 4 dims). */
@@ -51,12 +46,12 @@ void SetTensor(cudnnTensorDescriptor_t desc, cudnnDataType_t t, const std::vecto
 
 /*! \brief The first algorithm (cuDNN's heuristic order) that works within the workspace limit. */
 template <typename Algo, typename Perf>
-std::pair<Algo, size_t> Pick(const std::vector<Perf>& perfs, int count, const char* what) {
-  const size_t limit = WorkspaceLimit();
+std::pair<Algo, size_t> Pick(const std::vector<Perf>& perfs, int count, size_t limit, const char* what) {
   for (int i = 0; i < count; ++i)
     if (perfs[i].status == CUDNN_STATUS_SUCCESS && perfs[i].memory <= limit) return {perfs[i].algo, perfs[i].memory};
   SYMNET_THROW << "cuDNN has no " << what << " algorithm for this convolution within the workspace limit of "
-               << (limit >> 20) << " MiB (set SYMNET_CUDNN_WORKSPACE_MB to allow more)";
+               << (limit >> 20) << " MiB (raise the Convolution's workspace attribute, or the bind "
+                  "option workspace_mb / SYMNET_CUDNN_WORKSPACE_MB, to allow more)";
 }
 
 /*! \brief alpha = 1 and beta = 0 or 1 (accumulate): double for double data, else float. */
@@ -80,6 +75,7 @@ struct Convolution::Impl {
   ConvGeometry g;
   DType dtype = DType::kFloat32;
   ConvLayouts layouts;
+  size_t workspace_limit = 0;  // bytes (ConvWorkspaceLimit)
   cudnnTensorDescriptor_t x = nullptr, y = nullptr, bias = nullptr;
   cudnnFilterDescriptor_t w = nullptr;
   cudnnConvolutionDescriptor_t conv = nullptr;
@@ -96,18 +92,20 @@ struct Convolution::Impl {
     int n = 0;
     std::vector<cudnnConvolutionBwdDataAlgoPerf_t> dp(CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT);
     SYMNET_CUDNN_CALL(cudnnGetConvolutionBackwardDataAlgorithm_v7(h, w, y, conv, x, static_cast<int>(dp.size()), &n, dp.data()));
-    std::tie(bwd_data_algo, bwd_data_ws) = Pick<cudnnConvolutionBwdDataAlgo_t>(dp, n, "backward-data");
+    std::tie(bwd_data_algo, bwd_data_ws) = Pick<cudnnConvolutionBwdDataAlgo_t>(dp, n, workspace_limit, "backward-data");
     std::vector<cudnnConvolutionBwdFilterAlgoPerf_t> fp(CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT);
     SYMNET_CUDNN_CALL(cudnnGetConvolutionBackwardFilterAlgorithm_v7(h, x, y, conv, w, static_cast<int>(fp.size()), &n, fp.data()));
-    std::tie(bwd_filter_algo, bwd_filter_ws) = Pick<cudnnConvolutionBwdFilterAlgo_t>(fp, n, "backward-filter");
+    std::tie(bwd_filter_algo, bwd_filter_ws) = Pick<cudnnConvolutionBwdFilterAlgo_t>(fp, n, workspace_limit, "backward-filter");
     have_backward = true;
   }
 };
 
-Convolution::Convolution(int dev, const ConvGeometry& g, DType dtype, ConvLayouts layouts)
+Convolution::Convolution(int dev, const ConvGeometry& g, DType dtype, ConvLayouts layouts,
+                         size_t workspace_limit)
     : impl_(new Impl()) {
   Impl& m = *impl_;
   m.dev = dev;
+  m.workspace_limit = workspace_limit;
   m.g = g;
   m.dtype = dtype;
   m.layouts = layouts;
@@ -137,7 +135,7 @@ Convolution::Convolution(int dev, const ConvGeometry& g, DType dtype, ConvLayout
   std::vector<cudnnConvolutionFwdAlgoPerf_t> perf(CUDNN_CONVOLUTION_FWD_ALGO_COUNT);
   SYMNET_CUDNN_CALL(cudnnGetConvolutionForwardAlgorithm_v7(cuda::Resources(dev).dnn, m.x, m.w, m.conv, m.y,
                                                            static_cast<int>(perf.size()), &n, perf.data()));
-  std::tie(m.fwd_algo, m.fwd_ws) = Pick<cudnnConvolutionFwdAlgo_t>(perf, n, "forward");
+  std::tie(m.fwd_algo, m.fwd_ws) = Pick<cudnnConvolutionFwdAlgo_t>(perf, n, m.workspace_limit, "forward");
 }
 
 Convolution::~Convolution() {

@@ -9,7 +9,7 @@
 #include <cstring>
 
 #include "../dnnl/dnnl_batch_norm.h"
-#include "../kernel_launch.h"
+#include "src/device/kernel_launch.h"
 #include "batch_norm.h"
 #include "data_layout.h"
 #include "../stage_f32.h"

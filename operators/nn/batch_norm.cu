@@ -7,7 +7,7 @@
  *  (cuDNN's batch norm keeps an unbiased running variance, which would make GPU and CPU
  *  checkpoints differ, so it is not used.)
  */
-#include "../kernel_launch.cuh"
+#include "src/device/kernel_launch.cuh"
 #include "batch_norm.h"
 
 namespace symnet {

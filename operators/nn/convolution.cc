@@ -222,5 +222,12 @@ SYMNET_REGISTER_OP(_backward_Convolution)
     .set_attr<FLayoutPreference>("FLayoutPreference", ConvLayoutPreference(1))
     .set_attr<FCompute>("FCompute<cpu>", ConvBackward);
 
+size_t ConvWorkspaceLimit(const ConvolutionParam& p, size_t bind_cap_bytes) {
+  constexpr int kFastest = 2;  // cudnn_tune's enum value
+  if (p.cudnn_tune.has_value() && p.cudnn_tune.value() == kFastest) return bind_cap_bytes;
+  const size_t own = static_cast<size_t>(p.workspace) << 20;
+  return own < bind_cap_bytes ? own : bind_cap_bytes;
+}
+
 }  // namespace ops
 }  // namespace symnet

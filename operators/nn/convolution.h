@@ -28,14 +28,17 @@ struct ConvolutionParam : public dmlc::Parameter<ConvolutionParam> {
     DMLC_DECLARE_FIELD(num_group).set_default(1).set_lower_bound(1).describe(
         "Number of groups: input and output channels split into this many independent convolutions.");
     DMLC_DECLARE_FIELD(workspace).set_default(1024).describe(
-        "Accepted for MXNet compatibility (workspace is planned by symnet).");
+        "The most temporary memory (MiB) a GPU convolution may use for its cuDNN algorithms, "
+        "within the bind's workspace_mb option. The CPU ignores it (oneDNN plans its scratchpad).");
     DMLC_DECLARE_FIELD(no_bias).set_default(false).describe("Whether to disable the bias.");
     DMLC_DECLARE_FIELD(cudnn_tune)
         .add_enum("off", 0)
         .add_enum("limited_workspace", 1)
         .add_enum("fastest", 2)
         .set_default(dmlc::optional<int>())
-        .describe("Accepted for MXNet compatibility.");
+        .describe("GPU algorithm choice: off and limited_workspace (and unset) take cuDNN's first "
+                  "algorithm within `workspace`; fastest takes it within the bind's workspace_mb "
+                  "only, ignoring `workspace`.");
     DMLC_DECLARE_FIELD(cudnn_off).set_default(false).describe("Accepted for MXNet compatibility.");
     DeclareDataLayout(DMLC_DECLARE_FIELD(layout))
         .describe("Data layout: channels-first NCW/NCHW/NCDHW (the default) or channels-last "
@@ -79,6 +82,13 @@ void ConvForwardRef(const ConvGeometry& g, const TBlob& x, const TBlob& w, const
 void ConvBackwardRef(const ConvGeometry& g, const TBlob& dy, const TBlob& x, const TBlob& w,
                      const TBlob& dx, const TBlob& dw, const TBlob* db,
                      const std::vector<OpReqType>& req);
+
+/*!
+ * \brief The most temporary memory, in bytes, a GPU convolution with these attributes may use
+ *  for its algorithms under a bind whose cap is `bind_cap_bytes` (BindOptions::workspace_mb):
+ *  `workspace` MiB (MXNet's meaning) but never above the cap; cudnn_tune='fastest' uses the cap.
+ */
+size_t ConvWorkspaceLimit(const ConvolutionParam& p, size_t bind_cap_bytes);
 
 }  // namespace ops
 }  // namespace symnet

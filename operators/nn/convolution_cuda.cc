@@ -5,7 +5,7 @@
 #include "../cudnn/cudnn_convolution.h"
 #include "../tensor/channel_copy.h"
 #include "one_order.h"
-#include "src/cuda/cuda_common.h"
+#include "src/device/cuda_common.h"
 #include "convolution.h"
 
 namespace symnet {
@@ -19,11 +19,11 @@ struct CudnnConvState : public OpState {
   bool last = false;       // what it runs: NCHW when cuDNN had no NHWC algorithm
 };
 
-std::unique_ptr<cudnn::Convolution> MakeConv(const OpContext& ctx, const ConvGeometry& g, DType t, bool last,
-                                             bool backward) {
+std::unique_ptr<cudnn::Convolution> MakeConv(const OpContext& ctx, const ConvolutionParam& p, const ConvGeometry& g,
+                                             DType t, bool last, bool backward) {
   cudnn::ConvLayouts l;
   l.x = l.w = l.y = last;
-  auto conv = std::make_unique<cudnn::Convolution>(ctx.dev.id, g, t, l);
+  auto conv = std::make_unique<cudnn::Convolution>(ctx.dev.id, g, t, l, ConvWorkspaceLimit(p, ctx.workspace_cap_bytes));
   if (backward) conv->PrepareBackward();
   return conv;
 }
@@ -32,20 +32,20 @@ std::unique_ptr<cudnn::Convolution> MakeConv(const OpContext& ctx, const ConvGeo
  * \brief The call site's cuDNN convolution, in NHWC when `want_last` and cuDNN has algorithms
  *  for it, else in NCHW (the operands are then copied: see OneOrder). *last says which.
  */
-cudnn::Convolution& GetConv(const OpContext& ctx, const ConvGeometry& g, DType t, bool want_last, bool backward,
-                            bool* last) {
+cudnn::Convolution& GetConv(const OpContext& ctx, const ConvolutionParam& p, const ConvGeometry& g, DType t,
+                            bool want_last, bool backward, bool* last) {
   auto& st = ctx.GetState<CudnnConvState>(
       [&] {
         auto* s = new CudnnConvState();
         s->want_last = s->last = want_last;
         try {
-          s->conv = MakeConv(ctx, g, t, want_last, backward);
+          s->conv = MakeConv(ctx, p, g, t, want_last, backward);
         } catch (const std::exception& e) {
           if (!want_last) throw;
           LOG(WARNING) << "symnet: cuDNN has no NHWC algorithm for a " << t << " convolution ("
                        << e.what() << "); it runs in NCHW, with its operands copied";
           s->last = false;
-          s->conv = MakeConv(ctx, g, t, false, backward);
+          s->conv = MakeConv(ctx, p, g, t, false, backward);
         }
         return s;
       },
@@ -79,7 +79,7 @@ void ConvForwardGPU(const NodeAttrs& attrs, const OpContext& ctx, const std::vec
   const ConvGeometry g = MakeConvGeometry(p, given_in[0].shape_);
   const std::vector<TBlob> in = ConvViews(p, given_in), out = ConvViews(p, given_out);
   bool last = false;
-  cudnn::Convolution& conv = GetConv(ctx, g, in[0].dtype_, RunChannelsLast(out[0]), false, &last);
+  cudnn::Convolution& conv = GetConv(ctx, p, g, in[0].dtype_, RunChannelsLast(out[0]), false, &last);
   OneOrder order(ctx.dev.id, last);
   order.Plan(in[0]);
   order.Plan(in[1]);
@@ -97,7 +97,7 @@ void ConvBackwardGPU(const NodeAttrs& attrs, const OpContext& ctx, const std::ve
   const ConvGeometry g = MakeConvGeometry(p, given_in[1].shape_);
   const std::vector<TBlob> in = ConvViews(p, given_in), out = ConvViews(p, given_out);
   bool last = false;
-  cudnn::Convolution& conv = GetConv(ctx, g, in[1].dtype_, RunChannelsLast(in[0]), true, &last);
+  cudnn::Convolution& conv = GetConv(ctx, p, g, in[1].dtype_, RunChannelsLast(in[0]), true, &last);
   OneOrder order(ctx.dev.id, last);
   order.Plan(in[0]);   // 0: dy
   order.Plan(in[1]);   // 1: x

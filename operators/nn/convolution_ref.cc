@@ -4,7 +4,7 @@
  */
 #include <cstring>
 
-#include "../kernel_launch.h"
+#include "src/device/kernel_launch.h"
 #include "convolution.h"
 
 namespace symnet {

@@ -29,6 +29,7 @@ SYMNET_REGISTER_OP(Dropout)
     .describe("Randomly zeroes elements with probability p during training, scaling the kept "
               "ones by 1/(1-p); identity in inference (unless mode='always').")
     .set_num_outputs(2)
+    .set_attr<TDrawsRandom>("TDrawsRandom", true)
     .set_attr_parser(ParamParser<DropoutParam>)
     .add_arguments(ParamDocs<DropoutParam>())
     .add_argument("data", "NDArray-or-Symbol", "Input array.")

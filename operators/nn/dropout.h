@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "../kernel_launch.h"
+#include "src/device/kernel_launch.h"
 #include "../operator_common.h"
 #include "../tensor/broadcast_util.h"
 #include "symnet/random.h"

@@ -1,5 +1,5 @@
 /*! \brief GPU kernels of Dropout (the same counter-based mask as the CPU) and LinearRegressionOutput. */
-#include "../kernel_launch.cuh"
+#include "src/device/kernel_launch.cuh"
 #include "dropout.h"
 #include "regression_output.h"
 

@@ -3,7 +3,7 @@
  *  flatten=False), W is (num_hidden, k). GEMMs via dnnl_util::GemmPlan, cached per call site.
  */
 #include "../dnnl/dnnl_gemm.h"
-#include "../kernel_launch.h"
+#include "src/device/kernel_launch.h"
 #include "fully_connected.h"
 
 namespace symnet {

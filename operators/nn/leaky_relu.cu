@@ -2,7 +2,7 @@
  * \brief LeakyReLU on a GPU (channels-first data): the CPU's activation math per element; prelu's
  *  gamma gradient is one thread per channel summing in double.
  */
-#include "../kernel_launch.cuh"
+#include "src/device/kernel_launch.cuh"
 #include "leaky_relu.h"
 
 namespace symnet {

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "../kernel_launch.h"
+#include "src/device/kernel_launch.h"
 #include "../operator_common.h"
 
 namespace symnet {

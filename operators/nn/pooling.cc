@@ -6,7 +6,7 @@
 #include <cmath>
 #include <limits>
 
-#include "../kernel_launch.h"
+#include "src/device/kernel_launch.h"
 #include "pooling.h"
 
 namespace symnet {

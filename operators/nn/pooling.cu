@@ -1,5 +1,5 @@
 /*! \brief Pooling on a GPU: the kernels of pooling_kernels.h, channels-first or channels-last. */
-#include "../kernel_launch.cuh"
+#include "src/device/kernel_launch.cuh"
 #include "pooling_kernels.h"
 
 namespace symnet {

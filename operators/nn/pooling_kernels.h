@@ -11,7 +11,7 @@
 
 #include <cmath>
 
-#include "../kernel_launch.h"
+#include "src/device/kernel_launch.h"
 #include "pooling.h"
 
 namespace symnet {

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "../kernel_launch.h"
+#include "src/device/kernel_launch.h"
 #include "../operator_common.h"
 #include "../tensor/elemwise_kernels.h"
 

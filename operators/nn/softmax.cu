@@ -1,5 +1,5 @@
 /*! \brief GPU kernels of softmax, log_softmax and SoftmaxOutput (the row kernels of softmax.h). */
-#include "../kernel_launch.cuh"
+#include "src/device/kernel_launch.cuh"
 #include "softmax.h"
 
 namespace symnet {

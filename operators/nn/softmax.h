@@ -9,7 +9,7 @@
 #include <cmath>
 #include <vector>
 
-#include "../kernel_launch.h"
+#include "src/device/kernel_launch.h"
 #include "../operator_common.h"
 #include "../tensor/elemwise_kernels.h"
 

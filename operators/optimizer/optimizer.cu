@@ -3,7 +3,7 @@
  *  Kernel<OP, gpu>. The fused multi_* ops launch one kernel per weight, all on the device's one
  *  stream, without a host sync.
  */
-#include "../kernel_launch.cuh"
+#include "src/device/kernel_launch.cuh"
 #include "adam.h"
 #include "multi_sgd.h"
 #include "sgd.h"

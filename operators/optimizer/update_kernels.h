@@ -8,7 +8,7 @@
 
 #include <cmath>
 
-#include "../kernel_launch.h"
+#include "src/device/kernel_launch.h"
 
 namespace symnet {
 namespace ops {

@@ -1,6 +1,6 @@
 /*! \brief GPU kernels of the broadcast binary ops, sum/mean and transpose (broadcast_binary.h, reduce.h,
  *  transpose.h): all strided index maps. */
-#include "../kernel_launch.cuh"
+#include "src/device/kernel_launch.cuh"
 #include "broadcast_binary.h"
 #include "reduce.h"
 #include "transpose.h"

@@ -5,7 +5,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "../kernel_launch.h"
+#include "src/device/kernel_launch.h"
 #include "../operator_common.h"
 
 namespace symnet {

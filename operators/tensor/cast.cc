@@ -1,5 +1,5 @@
 /*! \brief Cast: converts the element type; its gradient converts back. */
-#include "../../src/cuda/device_ops.h"
+#include "src/device/device_ops.h"
 #include "elemwise_kernels.h"
 
 namespace symnet {

@@ -1,5 +1,5 @@
 /*! \brief Concat on a GPU: one copy kernel per input (no device table of pointers needed). */
-#include "../kernel_launch.cuh"
+#include "src/device/kernel_launch.cuh"
 #include "concat.h"
 
 namespace symnet {

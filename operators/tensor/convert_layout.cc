@@ -6,7 +6,7 @@
 #include <cstring>
 
 #include "../dnnl/dnnl_operand.h"
-#include "../kernel_launch.h"
+#include "src/device/kernel_launch.h"
 #include "../operator_common.h"
 
 namespace symnet {

@@ -2,7 +2,7 @@
  * \brief _convert_layout on a GPU (default <-> channels-last; GPUs never use nChw16c) and the
  *  channel copies the GPU convolution uses to bring operands into one memory order.
  */
-#include "../kernel_launch.cuh"
+#include "src/device/kernel_launch.cuh"
 #include "../operator_common.h"
 #include "channel_copy.h"
 

@@ -3,7 +3,7 @@
  *  CPU (elemwise_kernels.h), instantiated with xpu = gpu. The ops themselves are registered in
  *  the .cc files; this file only adds FCompute<gpu>.
  */
-#include "../kernel_launch.cuh"
+#include "src/device/kernel_launch.cuh"
 #include "../nn/activation.h"
 #include "elemwise_kernels.h"
 #include "elemwise_math_ops.h"

@@ -8,7 +8,7 @@
 
 #include <vector>
 
-#include "../kernel_launch.h"
+#include "src/device/kernel_launch.h"
 #include "../math_functors.h"
 #include "../operator_common.h"
 

@@ -1,7 +1,7 @@
 /*! \brief Copies and constants: _copy/identity, BlockGrad, zeros_like, ones_like, negative. */
 #include <cstring>
 
-#include "../../src/cuda/device_ops.h"
+#include "src/device/device_ops.h"
 #include "elemwise_kernels.h"
 
 namespace symnet {

@@ -24,6 +24,11 @@ class Executor:
     def symbol(self):
         return self._symbol
 
+    @property
+    def options(self):
+        """The bind options this executor was bound with (a dict; see Symbol.simple_bind)."""
+        return self.handle.options
+
     def forward(self, is_train=False, **kwargs):
         """Copies keyword arrays into the arguments of those names, runs forward, returns outputs."""
         for name, value in kwargs.items():

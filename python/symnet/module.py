@@ -122,7 +122,9 @@ class Module:
 
     # ---- binding and parameters ---------------------------------------------------------------
     def bind(self, data_shapes, label_shapes=None, for_training=True, inputs_need_grad=False,
-             force_rebind=False, shared_module=None, grad_req="write"):
+             force_rebind=False, shared_module=None, grad_req="write", bind_options=None):
+        """MXNet's Module.bind; bind_options (symnet's) is passed to every device's simple_bind
+        as its options (layout, cuda_graphs, workspace_mb)."""
         if self.binded and not force_rebind:
             self.logger.warning("Already bound, ignoring bind()")
             return
@@ -147,7 +149,8 @@ class Module:
         self._execs = []
         for ctx, (lo, hi) in zip(self._contexts, self._slices):
             dev_shapes = {k: ((hi - lo,) + tuple(v[1:]) if k in batched else v) for k, v in shapes.items()}
-            self._execs.append(self._symbol.simple_bind(ctx, grad_req=reqs, type_dict=types, **dev_shapes))
+            self._execs.append(self._symbol.simple_bind(ctx, grad_req=reqs, type_dict=types,
+                                                        options=bind_options, **dev_shapes))
         self._exec = self._execs[0]
         self.binded = True
         if self.params_initialized:  # rebinding keeps the parameters

@@ -148,8 +148,11 @@ class Symbol:
     # ---- binding ----------------------------------------------------------------------------
     def simple_bind(self, ctx=None, grad_req="write", type_dict=None, stype_dict=None,
                     group2ctx=None, shared_arg_names=None, shared_exec=None, shared_buffer=None,
-                    **kwargs):
-        """Infers all shapes from the given input shapes, allocates arrays and binds."""
+                    options=None, **kwargs):
+        """Infers all shapes from the given input shapes, allocates arrays and binds.
+
+        options: a dict of bind options overriding the defaults (mx.default_bind_options()):
+        layout ('auto' | 'NHWC' | 'off'), cuda_graphs (bool), workspace_mb (int)."""
         from .executor import Executor
         from . import amp
         ctx = ctx or current_context()
@@ -157,12 +160,14 @@ class Symbol:
         reqs, default = _grad_req_args(grad_req, self.list_arguments())
         types = {k: dtype_name(v) for k, v in (type_dict or {}).items()}
         shapes = {k: tuple(v) for k, v in kwargs.items()}
-        handle = _core.Executor.simple_bind(sym.handle, ctx._handle(), shapes, types, reqs, default)
+        handle = _core.Executor.simple_bind(sym.handle, ctx._handle(), shapes, types, reqs, default,
+                                            options)
         return Executor(handle, sym, ctx)
 
     def bind(self, ctx, args, args_grad=None, grad_req="write", aux_states=None, group2ctx=None,
-             shared_exec=None):
-        """Binds to given arrays (lists in list_arguments() order, or dicts by name)."""
+             shared_exec=None, options=None):
+        """Binds to given arrays (lists in list_arguments() order, or dicts by name); options as
+        in simple_bind."""
         from .executor import Executor
         from . import amp
         sym = amp._maybe_convert(self)
@@ -181,7 +186,7 @@ class Symbol:
         none = _core.none_array()
         handle = _core.Executor.bind(sym.handle, ctx._handle(), [a.handle for a in args],
                                      [g.handle if isinstance(g, NDArray) else none for g in grads],
-                                     req_list, [a.handle for a in aux])
+                                     req_list, [a.handle for a in aux], options)
         return Executor(handle, sym, ctx)
 
     def eval(self, ctx=None, **kwargs):

@@ -5,6 +5,8 @@
 
 #include <unordered_set>
 
+#include "symnet/op_attr_types.h"
+
 namespace symnet {
 
 NodePtr Node::Variable(const std::string& name) {
@@ -82,6 +84,37 @@ void DFSVisit(const std::vector<NodeEntry>& heads,
       }
     }
   }
+}
+
+std::vector<std::string> InputNames(const Node& n) {
+  const uint32_t num = n.num_inputs();
+  if (auto* f = n.op()->attr<FListInputNames>("FListInputNames")) {
+    auto names = (*f)(n.attrs);
+    SYMNET_CHECK_EQ(names.size(), num) << "op " << n.op()->name << " lists a wrong number of inputs";
+    return names;
+  }
+  if (num == 1 && n.op()->key_var_num_args.empty()) return {"data"};
+  std::vector<std::string> names;
+  for (uint32_t i = 0; i < num; ++i) names.push_back("arg" + std::to_string(i));
+  return names;
+}
+
+std::string OutputName(const NodeEntry& e) {
+  const Node& n = *e.node;
+  if (n.is_variable()) return n.attrs.name;
+  const uint32_t num = n.num_outputs();
+  if (auto* f = n.op()->attr<FListOutputNames>("FListOutputNames")) {
+    auto names = (*f)(n.attrs);
+    if (e.index < names.size()) return n.attrs.name + "_" + names[e.index];
+  }
+  if (num == 1) return n.attrs.name + "_output";
+  return n.attrs.name + "_output" + std::to_string(e.index);
+}
+
+uint32_t NumVisibleOutputs(const Node& n) {
+  if (n.is_variable()) return 1;
+  if (auto* f = n.op()->attr<FNumVisibleOutputs>("FNumVisibleOutputs")) return (*f)(n.attrs);
+  return n.num_outputs();
 }
 
 }  // namespace symnet

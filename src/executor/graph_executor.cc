@@ -7,18 +7,11 @@
 #include <tuple>
 #include <unordered_map>
 
-#include "../core/symbol_util.h"
-#include "../cuda/device_ops.h"
+#include "src/device/device_ops.h"
 #include "symnet/executor.h"
 #include "symnet/op_attr_types.h"
 
 namespace symnet {
-
-namespace {
-std::atomic<int>& ChannelsLastSwitch();
-}  // namespace
-
-void Executor::SetChannelsLastLayouts(bool on) { ChannelsLastSwitch() = on ? 1 : 0; }
 
 GradReq GradReqFromString(const std::string& s) {
   if (s == "null") return GradReq::kNull;
@@ -47,6 +40,8 @@ struct Executor::Impl {
   std::vector<std::string> output_names;
   std::unique_ptr<IndexedGraph> graph;
   bool profiling = false;
+  bool cuda_graphs = false;        // BindOptions::cuda_graphs
+  size_t workspace_cap_bytes = 0;  // BindOptions::workspace_mb, for OpContext
   float loss_scale = 1.0f;
   float head_grads_scale = 0.0f;  // the scale the default head gradients were filled with
   std::map<std::string, std::pair<double, int64_t>> profile;
@@ -67,14 +62,14 @@ struct Executor::Impl {
   }
 
   void Run(size_t begin, size_t end, bool is_train, Device dev) {
-    if (dev.type == Device::kGPU && cuda::CudaGraphsEnabled() && capturable && !profiling &&
+    if (dev.type == Device::kGPU && cuda_graphs && capturable && !profiling &&
         RunCaptured(begin, end, is_train, dev))
       return;
     RunCalls(begin, end, is_train, dev);
   }
 
   /*!
-   * \brief With SYMNET_CUDA_GRAPHS=1: the first run of a step is plain (it creates the ops'
+   * \brief With BindOptions::cuda_graphs: the first run of a step is plain (it creates the ops'
    *  states and grows the workspaces), the second is captured as a CUDA graph and every later one
    *  replays it with one launch. Returns false when the step must run plainly.
    */
@@ -124,6 +119,7 @@ struct Executor::Impl {
     ctx.is_train = is_train;
     ctx.dev = dev;
     ctx.loss_scale = loss_scale;
+    ctx.workspace_cap_bytes = workspace_cap_bytes;
     // on a GPU the calls only enqueue work on the device's stream: no host sync per op
     if (dev.type == Device::kGPU) cuda::SetDevice(dev.id);
     for (size_t i = begin; i < end; ++i) {
@@ -159,16 +155,6 @@ std::string JoinNames(const std::vector<std::string>& v) {
   for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
   return s;
 }
-
-/*! \brief Layout planning switch: on unless SYMNET_CHANNELS_LAST=0 or turned off at run time. */
-std::atomic<int>& ChannelsLastSwitch() {
-  static std::atomic<int> on{[] {
-    const char* v = std::getenv("SYMNET_CHANNELS_LAST");
-    return v == nullptr || std::string(v) != "0" ? 1 : 0;
-  }()};
-  return on;
-}
-bool ChannelsLastEnabled() { return ChannelsLastSwitch().load() != 0; }
 
 /*!
  * \brief Shapes and dtypes of every entry: variables from their arrays, head gradients from
@@ -210,12 +196,17 @@ std::unique_ptr<Executor> Executor::Bind(const Symbol& symbol, Device dev,
                                          const std::vector<NDArray>& args,
                                          const std::vector<NDArray>& arg_grads,
                                          const std::vector<GradReq>& grad_reqs,
-                                         const std::vector<NDArray>& aux_states) {
+                                         const std::vector<NDArray>& aux_states,
+                                         const BindOptions& options) {
+  options.Validate();
   std::unique_ptr<Executor> exe(new Executor());
   exe->impl_ = std::make_unique<Impl>();
   Impl& impl = *exe->impl_;
   exe->symbol_ = symbol;
   exe->dev_ = dev;
+  exe->options_ = options;
+  impl.cuda_graphs = options.cuda_graphs;
+  impl.workspace_cap_bytes = static_cast<size_t>(options.workspace_mb) << 20;
   const std::vector<NodePtr> arg_nodes = symbol.ArgumentNodes();
   const std::vector<NodePtr> aux_nodes = symbol.AuxiliaryNodes();
   std::vector<std::string> arg_names;
@@ -284,8 +275,11 @@ std::unique_ptr<Executor> Executor::Bind(const Symbol& symbol, Device dev,
     for (uint32_t nid : gp->input_nodes()) pinned[gp->entry_id(nid, 0)] = true;
     for (size_t i = 0; i < gp->outputs().size(); ++i) pinned[gp->entry_id(gp->outputs()[i])] = true;
     const bool gpu = dev.type == Device::kGPU;
-    layouts = PlanLayout(*gp, shapes, types, pinned, gpu ? LayoutTarget::kGPU : LayoutTarget::kCPU);
-    if (!ChannelsLastEnabled()) layouts.assign(layouts.size(), Layout::kDefault);
+    const LayoutTarget target = options.layout == "NHWC" ? LayoutTarget::kChannelsLast
+                                : gpu                    ? LayoutTarget::kGPU
+                                                         : LayoutTarget::kCPU;
+    layouts = PlanLayout(*gp, shapes, types, pinned, target);
+    if (options.layout == "off") layouts.assign(layouts.size(), Layout::kDefault);
     if (round == 0 && InsertLayoutConversions(*gp, layouts) == 0) break;
   }
   const IndexedGraph& g = *gp;
@@ -366,7 +360,8 @@ std::unique_ptr<Executor> Executor::Bind(const Symbol& symbol, Device dev,
       c.temp_bytes = plan.temp_bytes[nid];
     }
     if (nid < num_forward_nodes) ++impl.num_forward_calls;
-    if (n.op()->name == "Dropout") impl.capturable = false;  // a new mask every step
+    const TDrawsRandom* draws = n.op()->attr<TDrawsRandom>("TDrawsRandom");
+    if (draws && *draws) impl.capturable = false;  // a replayed graph would repeat its numbers
     impl.calls.push_back(std::move(c));
   }
 
@@ -390,7 +385,7 @@ std::unique_ptr<Executor> Executor::SimpleBind(const Symbol& symbol, Device dev,
                                                const std::map<std::string, Shape>& shapes,
                                                const std::map<std::string, DType>& dtypes,
                                                const std::map<std::string, GradReq>& grad_reqs,
-                                               GradReq default_req) {
+                                               GradReq default_req, const BindOptions& options) {
   std::vector<Shape> arg_shapes, out_shapes, aux_shapes;
   symbol.InferShape(shapes, &arg_shapes, &out_shapes, &aux_shapes, true);
   std::vector<DType> arg_types, out_types, aux_types;
@@ -425,7 +420,7 @@ std::unique_ptr<Executor> Executor::SimpleBind(const Symbol& symbol, Device dev,
   }
   for (size_t i = 0; i < aux_names.size(); ++i)
     aux.push_back(NDArray::Zeros(aux_shapes[i], dev, type_or_default(aux_types[i])));
-  return Bind(symbol, dev, args, grads, reqs, aux);
+  return Bind(symbol, dev, args, grads, reqs, aux, options);
 }
 
 void Executor::Forward(bool is_train) { impl_->Run(0, impl_->num_forward_calls, is_train, dev_); }

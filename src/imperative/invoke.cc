@@ -1,8 +1,8 @@
 /*! \brief Imperative op invocation: parse, infer, allocate, run. */
 #include "symnet/imperative.h"
 
-#include "../core/symbol_util.h"
-#include "../cuda/device_ops.h"
+#include "src/device/device_ops.h"
+#include "symnet/executor.h"
 #include "symnet/op_attr_types.h"
 #include "symnet/pass.h"
 
@@ -74,6 +74,7 @@ std::vector<NDArray> Invoke(const std::string& op_name, const std::map<std::stri
   }
   OpContext ctx;
   ctx.dev = dev;
+  ctx.workspace_cap_bytes = static_cast<size_t>(BindOptions::FromEnvironment().workspace_mb) << 20;
   std::unique_ptr<OpState> state;
   ctx.state = &state;
   StoragePtr temp;

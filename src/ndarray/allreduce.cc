@@ -1,5 +1,6 @@
 /*! \brief AllReduceSum (collectives.h): NCCL for GPUs, a host sum for CPU "devices". */
-#include "../cuda/device_ops.h"
+#include "nccl_allreduce.h"
+#include "src/device/device_ops.h"
 #include "symnet/collectives.h"
 
 namespace symnet {

@@ -4,7 +4,7 @@
 #include <cstring>
 #include <vector>
 
-#include "../cuda/device_ops.h"
+#include "src/device/device_ops.h"
 
 namespace symnet {
 

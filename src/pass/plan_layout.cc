@@ -100,7 +100,7 @@ Layout ChooseRegionLayout(const LayoutVotes& votes, int64_t channel_gcd) {
 std::vector<Layout> PlanLayout(const IndexedGraph& g, const std::vector<Shape>& shapes,
                                const std::vector<DType>& types, const std::vector<bool>& pinned,
                                LayoutTarget target) {
-  const bool gpu = target == LayoutTarget::kGPU;
+  const bool gpu = target == LayoutTarget::kGPU, nhwc = target == LayoutTarget::kChannelsLast;
   auto prefers = [&](uint32_t e) {
     return !gpu || types[e] == DType::kFloat16 || types[e] == DType::kBFloat16;
   };
@@ -111,7 +111,7 @@ std::vector<Layout> PlanLayout(const IndexedGraph& g, const std::vector<Shape>& 
   for (uint32_t nid = 0; nid < g.num_nodes(); ++nid) {
     bool prefer = false;
     const auto groups = SlotGroups(g, nid, &prefer);
-    const std::vector<Layout> asked = prefer && !gpu ? AskedLayouts(g, nid, shapes, types) : std::vector<Layout>();
+    const std::vector<Layout> asked = prefer && !gpu && !nhwc ? AskedLayouts(g, nid, shapes, types) : std::vector<Layout>();
     for (size_t k = 0; k < groups.size(); ++k) {
       const auto& group = groups[k];
       for (size_t i = 1; i < group.size(); ++i) uf.Union(group[i], group[0]);
@@ -139,7 +139,7 @@ std::vector<Layout> PlanLayout(const IndexedGraph& g, const std::vector<Shape>& 
   for (uint32_t e = 0; e < num_entries; ++e) {
     const uint32_t r = uf.Find(e);
     if (root_preferred[r] && !root_pinned[r] && CanBeChannelsLast(shapes[e], types[e]))
-      layout[e] = gpu ? Layout::kChannelsLast : ChooseRegionLayout(root_votes[r], root_channel_gcd[r]);
+      layout[e] = gpu || nhwc ? Layout::kChannelsLast : ChooseRegionLayout(root_votes[r], root_channel_gcd[r]);
   }
   return layout;
 }

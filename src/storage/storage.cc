@@ -2,7 +2,7 @@
 #include <atomic>
 #include <cstdlib>
 
-#include "../cuda/device_ops.h"
+#include "src/device/device_ops.h"
 #include "symnet/base.h"
 #include "symnet/storage.h"
 

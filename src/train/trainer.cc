@@ -65,7 +65,8 @@ Trainer::Trainer(const Symbol& net, const TrainerOptions& options) : original_(n
     param_arg_index_.push_back(static_cast<int>(std::find(arg_names_.begin(), arg_names_.end(), n) - arg_names_.begin()));
   }
   for (const auto& n : arg_names_) reqs[n] = input_set.count(n) ? GradReq::kNull : GradReq::kWrite;
-  exec_ = Executor::SimpleBind(bound, options.device, options.input_shapes, options.input_dtypes, reqs);
+  exec_ = Executor::SimpleBind(bound, options.device, options.input_shapes, options.input_dtypes, reqs,
+                               GradReq::kWrite, options.bind);
   for (int idx : param_arg_index_) {
     const NDArray& w = exec_->arg_arrays()[idx];
     moms_.push_back(options.momentum != 0.0 ? NDArray::Zeros(w.shape(), w.device(), w.dtype()) : NDArray());

@@ -1,4 +1,6 @@
 """Executor: binding variants, grad_req, forward inputs, and the memory plan."""
+import os
+
 import numpy as np
 import pytest
 
@@ -116,3 +118,43 @@ def test_outputs_survive_backward():
     out = exe.forward(is_train=True)[0].asnumpy().copy()
     exe.backward()
     np.testing.assert_array_equal(exe.outputs[0].asnumpy(), out)
+
+
+def test_bind_options_are_validated_and_reported():
+    net = mx.sym.FullyConnected(mx.sym.var("data"), num_hidden=3, name="fc")
+    exe = net.simple_bind(mx.cpu(), options={"layout": "off", "workspace_mb": 64}, data=(2, 4))
+    assert exe.options["layout"] == "off" and exe.options["workspace_mb"] == 64
+    assert exe.options["cuda_graphs"] == mx.default_bind_options()["cuda_graphs"]
+    with pytest.raises(mx.MXNetError, match="layout='sideways'"):
+        net.simple_bind(mx.cpu(), options={"layout": "sideways"}, data=(2, 4))
+    with pytest.raises(mx.MXNetError, match="unknown bind option 'planner'"):
+        net.simple_bind(mx.cpu(), options={"planner": 1}, data=(2, 4))
+    with pytest.raises(mx.MXNetError, match="workspace_mb=-1"):
+        net.simple_bind(mx.cpu(), options={"workspace_mb": -1}, data=(2, 4))
+    args = {"data": mx.nd.ones((2, 4)), "fc_weight": mx.nd.ones((3, 4)), "fc_bias": mx.nd.zeros(3)}
+    assert net.bind(mx.cpu(), args, options={"layout": "NHWC"}).options["layout"] == "NHWC"
+
+
+def test_bind_option_defaults_come_from_the_environment():
+    """The environment variables are only defaults, read in one place."""
+    import subprocess
+    import sys
+    code = "import symnet as mx; d = mx.default_bind_options(); print(d['layout'], d['cuda_graphs'], d['workspace_mb'])"
+    def defaults(**env):
+        e = {k: v for k, v in os.environ.items() if not k.startswith("SYMNET_")}
+        e.update(env)
+        return subprocess.run([sys.executable, "-c", code], env=e, stdout=subprocess.PIPE,
+                              universal_newlines=True, check=True).stdout.split()
+    assert defaults() == ["auto", "False", "1024"]
+    assert defaults(SYMNET_CHANNELS_LAST="0")[0] == "off"
+    assert defaults(SYMNET_LAYOUT="NHWC", SYMNET_CUDA_GRAPHS="1", SYMNET_CUDNN_WORKSPACE_MB="256") == \
+        ["NHWC", "True", "256"]
+
+
+def test_module_passes_bind_options():
+    data = mx.sym.var("data")
+    net = mx.sym.SoftmaxOutput(mx.sym.FullyConnected(data, num_hidden=3, name="fc"), name="softmax")
+    mod = mx.mod.Module(net, context=mx.cpu())
+    mod.bind(data_shapes=[("data", (4, 5))], label_shapes=[("softmax_label", (4,))],
+             bind_options={"layout": "off"})
+    assert mod._exec.options["layout"] == "off"

@@ -7,12 +7,14 @@ import symnet as mx
 from symnet.test_utils import assert_almost_equal
 
 
+def layout_option(planned):
+    """Bind options: the layout plan on ('auto') or off."""
+    return {"layout": "auto" if planned else "off"}
+
+
 def run(net, shapes, dtype, channels_last, seed=0, ctx=None):
-    mx._core.Executor.set_channels_last_layouts(channels_last)
-    try:
-        exe = net.simple_bind(ctx or mx.cpu(), type_dict={"data": dtype}, **shapes)
-    finally:
-        mx._core.Executor.set_channels_last_layouts(True)
+    exe = net.simple_bind(ctx or mx.cpu(), type_dict={"data": dtype}, options=layout_option(channels_last),
+                          **shapes)
     rng = np.random.RandomState(seed)
     for k, v in exe.arg_dict.items():
         v[:] = rng.normal(0, 0.3, v.shape)
@@ -111,11 +113,8 @@ def test_integer_data_cast_into_a_region_keeps_its_layout(width):
     values = {k: data if k == "data" else rng.normal(0, 0.3, s) for k, s in arg_shapes.items()}
     outs = []
     for planned in (True, False):
-        mx._core.Executor.set_channels_last_layouts(planned)
-        try:
-            exe = net.simple_bind(mx.cpu(), grad_req="null", type_dict={"data": "int32"}, data=data.shape)
-        finally:
-            mx._core.Executor.set_channels_last_layouts(True)
+        exe = net.simple_bind(mx.cpu(), grad_req="null", type_dict={"data": "int32"},
+                              options=layout_option(planned), data=data.shape)
         for k, v in exe.arg_dict.items():
             v[:] = values[k]
         outs.append(exe.forward()[0].asnumpy())
@@ -136,11 +135,7 @@ def test_max_pooling_ties_send_the_gradient_to_the_first_maximum(width):
     shapes = {"data": (2, 4, 9, 9)}
     results = []
     for planned in (True, False):
-        mx._core.Executor.set_channels_last_layouts(planned)
-        try:
-            exe = net.simple_bind(mx.cpu(), **shapes)
-        finally:
-            mx._core.Executor.set_channels_last_layouts(True)
+        exe = net.simple_bind(mx.cpu(), options=layout_option(planned), **shapes)
         if planned:
             dbg = exe.debug_str()
             assert any(m in dbg for m in MARKERS), dbg
@@ -156,3 +151,16 @@ def test_max_pooling_ties_send_the_gradient_to_the_first_maximum(width):
     assert np.count_nonzero(pooled) > 0
     for k in results[0]:
         assert_almost_equal(results[0][k], results[1][k], rtol=1e-5, atol=1e-5)
+
+
+def test_layout_option_nhwc_plans_channels_last_only():
+    """options={'layout': 'NHWC'}: channels-last regions (never blocked), same numbers."""
+    net = small_cnn(16)
+    shapes = {"data": (4, 3, 12, 12)}
+    exe, o1, g1, a1 = run(net, shapes, "float32", True)
+    exe2 = net.simple_bind(mx.cpu(), options={"layout": "NHWC"}, **shapes)
+    dbg = exe2.debug_str()
+    assert "(NHWC)" in dbg and "(nChw" not in dbg, dbg
+    assert exe2.options["layout"] == "NHWC"
+    _, o2, g2, a2 = run(net, shapes, "float32", False)
+    assert_same_results((o1, g1, a1), (o2, g2, a2), 1e-4)

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <vector>
 
-#include "src/cuda/device_ops.h"
+#include "src/device/device_ops.h"
 #include "symnet/imperative.h"
 #include "symnet/ndarray.h"
 #include "symnet/runtime.h"

@@ -3,7 +3,8 @@
 #include <mutex>
 #include <vector>
 
-#include "cuda_common.h"
+#include "nccl_allreduce.h"
+#include "src/device/cuda_common.h"
 
 #ifdef SYMNET_HAVE_NCCL
 #include <nccl.h>

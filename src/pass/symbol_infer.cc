@@ -1,5 +1,4 @@
 /*! \brief Symbol::InferShape / InferType over the symbol's graph. */
-#include "symbol_util.h"
 #include "symnet/pass.h"
 #include "symnet/symbol.h"
 

@@ -1,19 +1,8 @@
 /*! \brief CUDA graph capture and replay of a device's stream (executor steps). */
-#include <cstdlib>
-#include <string>
-
 #include "cuda_common.h"
 
 namespace symnet {
 namespace cuda {
-
-bool CudaGraphsEnabled() {
-  static const bool on = [] {
-    const char* v = std::getenv("SYMNET_CUDA_GRAPHS");
-    return v != nullptr && std::string(v) == "1";
-  }();
-  return on;
-}
 
 void BeginCapture(int dev) {
   SetDevice(dev);

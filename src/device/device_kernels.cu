@@ -2,7 +2,7 @@
 #include <type_traits>
 
 #include "cuda_common.h"
-#include "operators/kernel_launch.cuh"
+#include "src/device/kernel_launch.cuh"
 
 namespace symnet {
 namespace cuda {

@@ -3,8 +3,8 @@
  *  resources (its one stream, cuBLAS and cuDNN handles, a scratch workspace, a pinned staging
  *  buffer). Included only by *.cu and *_cuda.cc files.
  */
-#ifndef SYMNET_SRC_CUDA_CUDA_COMMON_H_
-#define SYMNET_SRC_CUDA_CUDA_COMMON_H_
+#ifndef SYMNET_SRC_DEVICE_CUDA_COMMON_H_
+#define SYMNET_SRC_DEVICE_CUDA_COMMON_H_
 
 #include <cublasLt.h>
 #include <cublas_v2.h>
@@ -90,4 +90,4 @@ void CheckLaunch(const char* what);
 }  // namespace cuda
 }  // namespace symnet
 
-#endif  // SYMNET_SRC_CUDA_CUDA_COMMON_H_
+#endif  // SYMNET_SRC_DEVICE_CUDA_COMMON_H_

@@ -3,13 +3,13 @@
  *  element-wise math is written once as a SYMNET_XINLINE functor; the CPU runs it in an OpenMP
  *  loop and the GPU (kernel_launch.cuh) in a grid-stride kernel.
  */
-#ifndef SYMNET_OPERATORS_KERNEL_LAUNCH_H_
-#define SYMNET_OPERATORS_KERNEL_LAUNCH_H_
+#ifndef SYMNET_SRC_DEVICE_KERNEL_LAUNCH_H_
+#define SYMNET_SRC_DEVICE_KERNEL_LAUNCH_H_
 
 #include <cstdint>
 
 #include "symnet/dtype.h"
-#include "symnet/tensor.h"
+#include "symnet/base.h"
 
 namespace symnet {
 namespace ops {
@@ -62,4 +62,4 @@ SYMNET_XINLINE void AssignReq(T* out, V v) {
     } break;                                             \
   }
 
-#endif  // SYMNET_OPERATORS_KERNEL_LAUNCH_H_
+#endif  // SYMNET_SRC_DEVICE_KERNEL_LAUNCH_H_

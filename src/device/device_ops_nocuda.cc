@@ -30,14 +30,10 @@ void MemInfo(int dev, size_t*, size_t*) { NoCUDA("query memory", dev); }
 MemoryStats GetMemoryStats(int) { return {}; }
 uint64_t ScratchGeneration(int) { return 0; }
 void BumpScratchGeneration(int) {}
-bool CudaGraphsEnabled() { return false; }
 void BeginCapture(int dev) { NoCUDA("capture a CUDA graph", dev); }
 void* EndCapture(int dev) { NoCUDA("capture a CUDA graph", dev); }
 void LaunchGraph(int dev, void*) { NoCUDA("launch a CUDA graph", dev); }
 void DestroyGraph(void*) noexcept {}
-void NcclAllReduceSum(const std::vector<std::vector<NDArray>>& per_device) {
-  NoCUDA("all-reduce", per_device[0][0].device().id);
-}
 
 }  // namespace cuda
 }  // namespace symnet

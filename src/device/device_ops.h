@@ -4,8 +4,8 @@
  *  links device_ops_nocuda.cc, whose functions raise a clear error. (Synchronize, SetDevice and
  *  the memory queries are public: symnet/runtime.h.)
  */
-#ifndef SYMNET_SRC_CUDA_DEVICE_OPS_H_
-#define SYMNET_SRC_CUDA_DEVICE_OPS_H_
+#ifndef SYMNET_SRC_DEVICE_DEVICE_OPS_H_
+#define SYMNET_SRC_DEVICE_DEVICE_OPS_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -13,7 +13,6 @@
 
 #include "symnet/device.h"
 #include "symnet/dtype.h"
-#include "symnet/ndarray.h"
 #include "symnet/runtime.h"
 
 namespace symnet {
@@ -49,8 +48,6 @@ void ConvertAdd(const void* src, DType src_type, void* dst, DType dst_type, size
 uint64_t ScratchGeneration(int dev);
 void BumpScratchGeneration(int dev);
 
-/*! \brief Whether executors capture their steps as CUDA graphs (SYMNET_CUDA_GRAPHS=1). */
-bool CudaGraphsEnabled();
 /*! \brief Starts capturing the work this thread enqueues on GPU `dev`'s stream. */
 void BeginCapture(int dev);
 /*! \brief Ends the capture: the instantiated graph, or null when capturing failed (the captured
@@ -60,10 +57,7 @@ void* EndCapture(int dev);
 void LaunchGraph(int dev, void* graph);
 void DestroyGraph(void* graph) noexcept;
 
-/*! \brief AllReduceSum for arrays on GPUs (one NCCL group call); see collectives.h. */
-void NcclAllReduceSum(const std::vector<std::vector<NDArray>>& per_device);
-
 }  // namespace cuda
 }  // namespace symnet
 
-#endif  // SYMNET_SRC_CUDA_DEVICE_OPS_H_
+#endif  // SYMNET_SRC_DEVICE_DEVICE_OPS_H_

@@ -1,11 +1,11 @@
 /*! \brief Kernel<OP, gpu>::Launch: the GPU side of kernel_launch.h (grid-stride loop). */
-#ifndef SYMNET_OPERATORS_KERNEL_LAUNCH_CUH_
-#define SYMNET_OPERATORS_KERNEL_LAUNCH_CUH_
+#ifndef SYMNET_SRC_DEVICE_KERNEL_LAUNCH_CUH_
+#define SYMNET_SRC_DEVICE_KERNEL_LAUNCH_CUH_
 
 #include <cuda_runtime.h>
 
-#include "kernel_launch.h"
-#include "src/cuda/cuda_common.h"
+#include "src/device/kernel_launch.h"
+#include "src/device/cuda_common.h"
 
 namespace symnet {
 namespace ops {
@@ -40,4 +40,4 @@ struct Kernel<OP, gpu> {
 }  // namespace ops
 }  // namespace symnet
 
-#endif  // SYMNET_OPERATORS_KERNEL_LAUNCH_CUH_
+#endif  // SYMNET_SRC_DEVICE_KERNEL_LAUNCH_CUH_

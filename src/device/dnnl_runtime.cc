@@ -1,0 +1,95 @@
+/*!
+ * \brief oneDNN as a device: the CPU engine and stream, what the CPU runs natively, and the
+ *  record of the implementations oneDNN chose (runtime.h). The device layer owns these so that
+ *  features() and AMP's precision choice need nothing from the operators above.
+ */
+#include "dnnl_runtime.h"
+
+#include <algorithm>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "symnet/runtime.h"
+
+namespace symnet {
+namespace dnnl_util {
+
+dnnl::engine& Engine() {
+  static dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  return engine;
+}
+
+dnnl::stream& Stream() {
+  thread_local dnnl::stream stream(Engine());
+  return stream;
+}
+
+bool NativeSupport(DType t) {
+  if (t == DType::kFloat32) return true;
+  if (t != DType::kBFloat16) return false;
+  // probe once: a tiny bf16 matmul is created iff the CPU has bf16 instructions oneDNN uses
+  static const bool bf16 = [] {
+    try {
+      using md = dnnl::memory::desc;
+      const auto bf = dnnl::memory::data_type::bf16;
+      md a({2, 2}, bf, dnnl::memory::format_tag::ab);
+      dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a, a, a), Engine());
+      return std::string(pd.impl_info_str()).find("ref") == std::string::npos;
+    } catch (const dnnl::error&) {
+      return false;
+    }
+  }();
+  return bf16;
+}
+
+namespace {
+std::mutex& NotesMutex() {
+  static std::mutex mu;
+  return mu;
+}
+std::vector<std::string>& Notes() {
+  static std::vector<std::string> notes;
+  return notes;
+}
+}  // namespace
+
+void NotePrimitive(const char* what, const char* impl) {
+  const std::string line = std::string(what) + ": " + impl;
+  std::lock_guard<std::mutex> lock(NotesMutex());
+  auto& notes = Notes();
+  if (std::find(notes.begin(), notes.end(), line) == notes.end()) notes.push_back(line);
+}
+
+}  // namespace dnnl_util
+
+bool DnnlNativeBF16() { return dnnl_util::NativeSupport(DType::kBFloat16); }
+
+std::vector<std::string> DnnlPrimitivesCreated() {
+  std::lock_guard<std::mutex> lock(dnnl_util::NotesMutex());
+  return dnnl_util::Notes();
+}
+
+void ClearDnnlPrimitivesCreated() {
+  std::lock_guard<std::mutex> lock(dnnl_util::NotesMutex());
+  dnnl_util::Notes().clear();
+}
+
+std::string DnnlCpuIsa() {
+  using isa = dnnl::cpu_isa;
+  switch (dnnl::get_effective_cpu_isa()) {
+    case isa::sse41: return "sse41";
+    case isa::avx: return "avx";
+    case isa::avx2: return "avx2";
+    case isa::avx512_mic: return "avx512_mic";
+    case isa::avx512_mic_4ops: return "avx512_mic_4ops";
+    case isa::avx512_core: return "avx512_core";
+    case isa::avx512_core_vnni: return "avx512_core_vnni";
+    case isa::avx512_core_bf16: return "avx512_core_bf16";
+    case isa::avx512_core_amx: return "avx512_core_amx";
+    case isa::avx2_vnni: return "avx2_vnni";
+    default: return "other";
+  }
+}
+
+}  // namespace symnet
