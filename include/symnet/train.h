@@ -44,13 +44,56 @@ struct LRScheduler {
   double operator()(int64_t num_update) const;
 };
 
-/*! \brief Dynamic loss scaling (LossScaler in Python, same rules and state). */
+/*!
+ * \brief Loss scaling for mixed-precision training, the one implementation behind the C++
+ *  Trainer and Python's amp.LossScaler (Module, Trainer): dynamic (halve on overflow, grow by
+ *  `factor` after `window` clean steps, within [min_scale, max_scale]) or static (never moves).
+ */
 struct LossScaler {
   double scale = 65536.0, factor = 2.0, min_scale = 1.0, max_scale = 16777216.0;
   int64_t window = 2000, clean_steps = 0, num_overflows = 0;
-  /*! \brief After a step: halve on overflow, grow after `window` clean steps. */
+  bool dynamic = true;
+
+  /*! \brief Throws when the settings cannot work (scale outside [min, max], factor <= 1...). */
+  void Validate() const;
+  /*! \brief After a step: count it, and move the scale when dynamic. */
   void Update(bool overflow);
+  /*! \brief True when any gradient holds inf or nan: one fused multi_all_finite over all of
+   *  them (none arrays are ignored). */
+  static bool HasOverflow(const std::vector<NDArray>& grads);
+  /*!
+   * \brief The mixed-precision step's decision, written once for every front end: check all
+   *  gradients, adjust the scale, and return the factor the gradients carry (the scale used
+   *  by this step's backward) when the update may go ahead, or 0 when it must be skipped
+   *  (an overflow: nothing but the scale may change).
+   */
+  double CheckStep(const std::vector<NDArray>& grads);
+  /*! \brief The state as a JSON object (the .states "loss_scaler" record, Python's
+   *  state_dict()); FromJson reads it back, keeping fields it lacks. */
+  std::string ToJson() const;
+  void FromJson(const std::string& text);
 };
+
+/*!
+ * \brief An optimizer's state file (prefix-%04d.states), the one codec behind the C++ Trainer and
+ *  the Python Module: MXNet's .params format holding "state:<index>:<part>" arrays and a "meta"
+ *  uint8 array of JSON (num_update, index_update_count, layout: per index the parts present
+ *  plus whether the state is a tuple, loss_scaler or null).
+ */
+struct OptimizerStates {
+  struct Entry {
+    std::vector<NDArray> parts;  // a none NDArray marks a part that is None (e.g. no momentum)
+    bool is_tuple = false;
+  };
+  int64_t num_update = 0;
+  std::map<int64_t, int64_t> index_update_count;
+  std::map<int64_t, Entry> states;
+  bool has_loss_scaler = false;
+  LossScaler loss_scaler;
+};
+void SaveOptimizerStates(const std::string& path, const OptimizerStates& states);
+/*! \brief Throws naming the file and the field when the file is not a state file. */
+OptimizerStates LoadOptimizerStates(const std::string& path);
 
 /*! \brief Running top-1 accuracy and cross-entropy of class probabilities (N, C). */
 struct Metrics {

@@ -19,6 +19,7 @@ void InitExecutor(py::module_& m);
 void InitRegistry(py::module_& m);
 void InitAmp(py::module_& m);
 void InitIO(py::module_& m);
+void InitTrain(py::module_& m);
 
 /*! \brief Shape <-> Python: a tuple of ints, or None when the ndim is unknown (None dims too). */
 py::object ShapeToPy(const Shape& s);

@@ -133,5 +133,6 @@ PYBIND11_MODULE(_core, m) {
   InitSymbol(m);
   InitExecutor(m);
   InitAmp(m);
+  InitTrain(m);
   InitIO(m);
 }

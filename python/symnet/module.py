@@ -9,12 +9,12 @@ With symnet.amp.init(...) the bound graph is the mixed-precision one; symnet.amp
 (module) adds dynamic loss scaling (the scale shows in the logs and is saved with the
 optimizer states).
 """
-import json
 import logging
 import time
 
 import numpy as np
 
+from . import _core
 from . import initializer as init_mod
 from . import metric as metric_mod
 from . import model as model_mod
@@ -269,14 +269,11 @@ class Module:
         train = [n for n in self._param_names if n not in self._fixed]
         grads = [self._exec.grad_dict[n] for n in train]
         if len(self._execs) > 1:  # sum the gradients over the devices (NCCL on GPUs)
-            from . import _core
             _core.allreduce_sum([[e.grad_dict[n].handle for n in train] for e in self._execs])
         scale = 1.0
         if self._amp_loss_scaler is not None:
-            scale = self._exec.handle.loss_scale
-            overflow = self._amp_loss_scaler.has_overflow(grads)
-            self._amp_loss_scaler.update_scale(overflow)
-            if overflow:
+            scale = self._amp_loss_scaler.check_step(grads)
+            if scale == 0.0:
                 self.num_skipped_updates += 1
                 return False
         self._optimizer.rescale_grad = self._base_rescale / scale
@@ -444,39 +441,32 @@ class Module:
         return mod
 
     def save_optimizer_states(self, fname):
-        """Optimizer states, update counts and the loss scaler in one .params-format file."""
+        """Optimizer states, update counts and the loss scaler in one .params-format file (the
+        C++ codec the C++ Trainer writes and reads too)."""
         assert self.optimizer_initialized
-        arrays = {}
+        states = {}
         for i, st in self._states.items():
             parts = st if isinstance(st, tuple) else (st,)
-            for j, a in enumerate(parts):
-                if a is not None:
-                    arrays["state:%d:%d" % (i, j)] = a
-        meta = {"num_update": self._optimizer.num_update,
-                "index_update_count": {str(k): v for k, v in self._optimizer._index_update_count.items()},
-                "layout": {str(i): [a is not None for a in (st if isinstance(st, tuple) else (st,))] + [isinstance(st, tuple)]
-                           for i, st in self._states.items()},
-                "loss_scaler": self._amp_loss_scaler.state_dict() if self._amp_loss_scaler else None}
-        arrays["meta"] = nd.array(np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8), dtype="uint8")
-        nd.save(fname, arrays)
+            states[int(i)] = ([a.handle if a is not None else None for a in parts], isinstance(st, tuple))
+        scaler = self._amp_loss_scaler
+        _core.save_optimizer_states(str(fname), int(self._optimizer.num_update),
+                                    {int(k): int(v) for k, v in self._optimizer._index_update_count.items()},
+                                    states, scaler._impl if scaler is not None else None)
 
     def load_optimizer_states(self, fname):
         assert self.optimizer_initialized
-        loaded = nd.load(fname)
-        meta = json.loads(bytes(loaded.pop("meta").asnumpy()).decode())
-        self._optimizer.num_update = meta["num_update"]
-        self._optimizer._index_update_count = {int(k): v for k, v in meta["index_update_count"].items()}
+        loaded = _core.load_optimizer_states(str(fname))
+        self._optimizer.num_update = loaded["num_update"]
+        self._optimizer._index_update_count = dict(loaded["index_update_count"])
         self._states, self._dev_states = {}, {}
-        for i, present in meta["layout"].items():
-            is_tuple = present[-1]
-            parts = [loaded.get("state:%s:%d" % (i, j)).as_in_context(self._context) if p else None
-                     for j, p in enumerate(present[:-1])]
-            self._states[int(i)] = tuple(parts) if is_tuple else parts[0]
-        if meta.get("loss_scaler") is not None:
+        for i, (parts, is_tuple) in loaded["states"].items():
+            parts = [nd.NDArray(h).as_in_context(self._context) if h is not None else None for h in parts]
+            self._states[i] = tuple(parts) if is_tuple else parts[0]
+        if loaded["loss_scaler"] is not None:
             from .amp import LossScaler
             if self._amp_loss_scaler is None:
                 self._amp_loss_scaler = LossScaler()
-            self._amp_loss_scaler.load_state_dict(meta["loss_scaler"])
+            self._amp_loss_scaler._impl = loaded["loss_scaler"]
 
 
 def _as_list(x):

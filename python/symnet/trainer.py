@@ -64,12 +64,10 @@ class Trainer:
         grads = [self.executor.grad_dict[n] for n in self.param_names]
         scaler = self._amp_loss_scaler
         if scaler is not None:
-            overflow = scaler.has_overflow(grads)
-            scaler.update_scale(overflow)
-            if overflow:
+            scale = scaler.check_step(grads)
+            if scale == 0.0:
                 self.num_skipped += 1
                 return False
-            scale = self.executor.handle.loss_scale
         else:
             scale = 1.0
         self.optimizer.rescale_grad = self._base_rescale / (batch_size * scale)

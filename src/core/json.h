@@ -31,6 +31,12 @@ struct Value {
     v.number = d;
     return v;
   }
+  static Value Bool(bool b) {
+    Value v;
+    v.kind = kBool;
+    v.boolean = b;
+    return v;
+  }
   static Value Array() {
     Value v;
     v.kind = kArray;

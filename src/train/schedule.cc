@@ -1,6 +1,6 @@
 /*!
- * \brief Learning-rate schedules and the dynamic loss scaler, with the Python classes' rules
- *  (lr_scheduler.py, amp/loss_scaler.py) so a run behaves the same from either front end.
+ * \brief Learning-rate schedules, with the Python classes' rules (lr_scheduler.py) so a run
+ *  behaves the same from either front end.
  */
 #include <algorithm>
 #include <cmath>
@@ -27,19 +27,6 @@ double LRScheduler::operator()(int64_t num_update) const {
     case kConstant:
     default:
       return base_lr;
-  }
-}
-
-void LossScaler::Update(bool overflow) {
-  if (overflow) {
-    ++num_overflows;
-    clean_steps = 0;
-    scale = std::max(min_scale, scale / factor);
-    return;
-  }
-  if (++clean_steps >= window) {
-    scale = std::min(max_scale, scale * factor);
-    clean_steps = 0;
   }
 }
 

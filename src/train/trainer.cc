@@ -100,13 +100,9 @@ bool Trainer::Step(const std::vector<NDArray>& inputs) {
   exec_->Forward(true);
   exec_->Backward();
   if (scaler_) {
-    // one fused finiteness check over every gradient decides skip-or-update
     std::vector<NDArray> grads;
     for (int idx : param_arg_index_) grads.push_back(exec_->grad_arrays()[idx]);
-    const NDArray flag = Invoke("multi_all_finite", {{"num_arrays", std::to_string(grads.size())}}, grads)[0];
-    const bool overflow = flag.GetDouble(0) == 0.0;
-    scaler_->Update(overflow);
-    if (overflow) {
+    if (scaler_->CheckStep(grads) == 0.0) {
       ++num_skipped_;
       return false;
     }

@@ -214,6 +214,48 @@ def test_module_with_amp_trains_and_saves_the_loss_scale(tmp_path):
     assert again.loss_scale == mod.loss_scale
 
 
+def test_states_files_written_before_the_shared_codec_still_load(tmp_path):
+    """A .states file whose meta JSON Python's json.dumps wrote (the layout of earlier
+    releases, a static scaler, a tuple state with a missing part) loads into a Module."""
+    x = np.random.RandomState(0).rand(40, 64).astype(np.float32)
+    y = (np.arange(40) % 10).astype(np.float32)
+    mod = mx.mod.Module(mlp())
+    mod.bind([("data", (40, 64))], [("softmax_label", (40,))])
+    mod.init_params(mx.init.Xavier())
+    mod.init_optimizer(optimizer="sgd", optimizer_params={"learning_rate": 0.1, "momentum": 0.9})
+    names = mod._param_names
+    mom0 = np.arange(np.prod(mod._exec.arg_dict[names[0]].shape), dtype=np.float32)
+    meta = {"num_update": 7, "index_update_count": {"0": 7, "1": 6},
+            "layout": {"0": [True, False], "1": [False, True, True]},
+            "loss_scaler": {"loss_scale": 256.0, "clean_steps": 3, "num_overflows": 2,
+                            "scale_factor": 2.0, "scale_window": 2000, "min_scale": 1.0,
+                            "max_scale": 2.0 ** 24, "dynamic": False}}
+    shape1 = mod._exec.arg_dict[names[1]].shape
+    arrays = {"state:0:0": mx.nd.array(mom0.reshape(mod._exec.arg_dict[names[0]].shape)),
+              "state:1:1": mx.nd.array(np.ones(shape1, np.float32)),
+              "meta": mx.nd.array(np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8), dtype="uint8")}
+    fname = str(tmp_path / "legacy.states")
+    mx.nd.save(fname, arrays)
+    mod.load_optimizer_states(fname)
+    assert mod._optimizer.num_update == 7 and mod._optimizer._index_update_count == {0: 7, 1: 6}
+    np.testing.assert_array_equal(mod._states[0].asnumpy().ravel(), mom0)
+    assert isinstance(mod._states[1], tuple) and mod._states[1][0] is None
+    np.testing.assert_array_equal(mod._states[1][1].asnumpy(), np.ones(shape1))
+    assert mod.loss_scale == 256.0 and not mod._amp_loss_scaler.dynamic
+    assert mod._amp_loss_scaler.state_dict() == meta["loss_scaler"]
+    # and what it writes back reads the same
+    mod.save_optimizer_states(str(tmp_path / "again.states"))
+    again = json.loads(bytes(mx.nd.load(str(tmp_path / "again.states"))["meta"].asnumpy()).decode())
+    assert again == meta
+    mod.forward_backward(mx.io.DataBatch([mx.nd.array(x)], [mx.nd.array(y)]))
+    mod.update()
+    assert mod.loss_scale == 256.0  # static: a clean step does not move it
+    bad = str(tmp_path / "bad.states")
+    mx.nd.save(bad, {"meta": mx.nd.array(np.frombuffer(b'{"num_update": 1}', dtype=np.uint8), dtype="uint8")})
+    with pytest.raises(mx.base.MXNetError, match="bad.states.*no 'index_update_count'"):
+        mod.load_optimizer_states(bad)
+
+
 def test_csv_log_with_validation_and_training_plot(tmp_path):
     pytest.importorskip("sklearn")
     pytest.importorskip("matplotlib")

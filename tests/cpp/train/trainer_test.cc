@@ -42,6 +42,107 @@ TEST(LossScaler, HalvesOnOverflowAndGrowsAfterACleanWindow) {
   EXPECT_EQ(s.scale, 1.0);  // never below min_scale
 }
 
+TEST(LossScaler, StaticNeverMovesAndBadSettingsAreRejected) {
+  LossScaler s;
+  s.dynamic = false, s.scale = 128.0, s.window = 1;
+  s.Update(true), s.Update(false), s.Update(false);
+  EXPECT_EQ(s.scale, 128.0);
+  EXPECT_EQ(s.num_overflows, 1);
+  LossScaler bad;
+  bad.factor = 1.0;
+  EXPECT_THROW(bad.Validate(), Error);
+  bad = LossScaler();
+  bad.scale = 0.5;  // below min_scale
+  EXPECT_THROW(bad.Validate(), Error);
+}
+
+TEST(LossScaler, CheckStepSkipsOnInfOrNanAndReturnsTheScaleTheGradientsCarry) {
+  LossScaler s;
+  s.window = 1;
+  NDArray ok(Shape{5}), inf(Shape{3});
+  ok.Fill(1.0);
+  inf.Fill(std::numeric_limits<double>::infinity());
+  EXPECT_EQ(s.CheckStep({ok, NDArray()}), 65536.0);  // clean: the update divides this out
+  EXPECT_EQ(s.scale, 131072.0);                       // and the scale grew after its window
+  EXPECT_EQ(s.CheckStep({ok, inf}), 0.0);             // overflow: skip
+  EXPECT_EQ(s.scale, 65536.0);
+  NDArray nan(Shape{2});
+  nan.Fill(std::numeric_limits<double>::quiet_NaN());
+  EXPECT_TRUE(LossScaler::HasOverflow({nan}));
+  EXPECT_FALSE(LossScaler::HasOverflow({}));
+}
+
+TEST(LossScaler, JsonRoundTripKeepsEveryField) {
+  LossScaler s;
+  s.scale = 1024.0, s.factor = 4.0, s.window = 7, s.clean_steps = 5, s.num_overflows = 3;
+  s.min_scale = 2.0, s.max_scale = 4096.0, s.dynamic = false;
+  LossScaler r;
+  r.FromJson(s.ToJson());
+  EXPECT_EQ(r.ToJson(), s.ToJson());
+  EXPECT_FALSE(r.dynamic);
+  EXPECT_EQ(r.window, 7);
+  LossScaler partial;
+  partial.FromJson("{\"loss_scale\": 8}");  // fields it lacks keep their values
+  EXPECT_EQ(partial.scale, 8.0);
+  EXPECT_EQ(partial.window, 2000);
+  EXPECT_THROW(partial.FromJson("{\"loss_scale\": \"big\"}"), Error);
+  EXPECT_THROW(partial.FromJson("{\"clean_steps\": 1}"), Error);
+}
+
+TEST(OptimizerStates, RoundTripWithTuplesMissingPartsAndAScaler) {
+  const std::string path = ::testing::TempDir() + "symnet_states_roundtrip.states";
+  const float m0[] = {1, 2, 3}, w1[] = {4, 5};
+  train::OptimizerStates st;
+  st.num_update = 9;
+  st.index_update_count = {{0, 9}, {3, 4}};
+  st.states[0].parts = {NDArray::FromBuffer(m0, Shape{3}, DType::kFloat32, DType::kFloat32)};
+  st.states[3].parts = {NDArray(), NDArray::FromBuffer(w1, Shape{2}, DType::kFloat32, DType::kFloat32)};
+  st.states[3].is_tuple = true;
+  st.has_loss_scaler = true;
+  st.loss_scaler.scale = 512.0;
+  st.loss_scaler.dynamic = false;
+  train::SaveOptimizerStates(path, st);
+  const train::OptimizerStates r = train::LoadOptimizerStates(path);
+  EXPECT_EQ(r.num_update, 9);
+  EXPECT_EQ(r.index_update_count, st.index_update_count);
+  ASSERT_EQ(r.states.size(), 2u);
+  EXPECT_FALSE(r.states.at(0).is_tuple);
+  EXPECT_EQ(test::ToVector(r.states.at(0).parts.at(0)), (std::vector<double>{1, 2, 3}));
+  EXPECT_TRUE(r.states.at(3).is_tuple);
+  EXPECT_TRUE(r.states.at(3).parts.at(0).is_none());
+  EXPECT_EQ(test::ToVector(r.states.at(3).parts.at(1)), (std::vector<double>{4, 5}));
+  ASSERT_TRUE(r.has_loss_scaler);
+  EXPECT_EQ(r.loss_scaler.scale, 512.0);
+  EXPECT_FALSE(r.loss_scaler.dynamic);
+  std::remove(path.c_str());
+}
+
+TEST(OptimizerStates, ABrokenMetaRecordIsAClearError) {
+  const std::string path = ::testing::TempDir() + "symnet_states_broken.states";
+  auto save_meta = [&](const std::string& text) {
+    SaveNDArrays(path, {NDArray::FromBuffer(text.data(), Shape{static_cast<int64_t>(text.size())}, DType::kUint8,
+                                            DType::kUint8)},
+                 {"meta"});
+  };
+  auto message = [&]() {
+    try {
+      train::LoadOptimizerStates(path);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  save_meta("{\"num_update\": 1, \"index_update_count\": {}, \"layout\": {\"0\": [true, false]}}");
+  EXPECT_NE(message().find("no array 'state:0:0'"), std::string::npos) << message();
+  save_meta("{\"num_update\": 1, \"index_update_count\": {}}");
+  EXPECT_NE(message().find("no 'layout'"), std::string::npos) << message();
+  save_meta("{\"num_update\": 1, ");
+  EXPECT_NE(message().find("not valid JSON"), std::string::npos) << message();
+  save_meta("{\"num_update\": 1, \"index_update_count\": {\"x\": 1}, \"layout\": {}}");
+  EXPECT_NE(message().find("'x' is not a parameter index"), std::string::npos) << message();
+  std::remove(path.c_str());
+}
+
 TEST(InitParameter, NameRulesAndHeNormal) {
   std::mt19937_64 rng(1);
   NDArray w(Shape{256, 64, 3, 3}), b(Shape{8}), g(Shape{8}), mv(Shape{8});
