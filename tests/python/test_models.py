@@ -68,6 +68,7 @@ def test_zero_init_last_gamma_marks_the_variable():
 
 @pytest.mark.parametrize("layers,version", [(50, "1.5"), (18, "1"), (34, "1.5")])
 def test_cpp_builder_matches_python(layers, version):
+    # mx.models.resnet forwards to the C++ builder: every option must reach it
     py = mx.models.resnet(layers, version, 1000, (3, 224, 224), zero_init_last_gamma=True)
     cpp = mx.sym.Symbol(mx._core.resnet_cpp(layers, version, 1000, (3, 224, 224), 0.9, True))
     assert json.loads(cpp.tojson()) == json.loads(py.tojson())
