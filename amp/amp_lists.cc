@@ -30,6 +30,7 @@ const std::vector<std::string> kWidestOps = {
 const std::vector<std::string> kNeutralOps = {
     // element-wise and shape ops: they do what the dtype in front of them does
     "_copy", "BlockGrad", "zeros_like", "ones_like", "negative", "relu", "tanh", "sqrt", "abs",
+    "clip",
     "_plus_scalar", "_minus_scalar",
     "_rminus_scalar", "_mul_scalar", "_div_scalar", "_rdiv_scalar", "Flatten", "Reshape", "transpose",
     "Activation", "LeakyReLU", "Dropout", "Pooling",

@@ -191,7 +191,7 @@ struct SoftmaxOutputGradRowKernel {
 };
 
 /*! \brief The number of labels that are not ignore_label, where the kernels can read it: a
- *  host value on the CPU, a device scalar on a GPU (defined in softmax.cu). */
+ *  host value on the CPU, a device scalar on a GPU (defined in softmax_output.cu). */
 template <typename T>
 const float* CountValidLabels(cpu, const T* label, int64_t rows, float ignore, float* host_slot, const OpContext&) {
   float valid = 0;

@@ -89,7 +89,7 @@ struct BroadcastToShapeKernel {
 
 /*!
  * \brief The GPU's reduction for few outputs and many inputs each (a full sum, a bias gradient):
- *  blocks of threads share each output. Defined in broadcast_reduce.cu, the only GPU user.
+ *  blocks of threads share each output. Defined (and instantiated for the float types) in broadcast_util.cu.
  */
 template <typename T>
 void ReduceToShapeBlocks(const T* src, const ReduceDims& r, T* dst, int64_t n, OpReqType req, double scale);

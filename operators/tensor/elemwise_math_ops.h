@@ -1,7 +1,7 @@
 /*!
  * \brief The list of MXNet's element-wise math operators as X(NAME, FORWARD functor, GRADIENT
  *  functor, what the gradient reads, doc), expanded by elemwise_math.cc (the ops and their CPU
- *  kernels) and elemwise.cu (their GPU kernels).
+ *  kernels) and elemwise_math.cu (their GPU kernels).
  */
 #ifndef SYMNET_OPERATORS_TENSOR_ELEMWISE_MATH_OPS_H_
 #define SYMNET_OPERATORS_TENSOR_ELEMWISE_MATH_OPS_H_

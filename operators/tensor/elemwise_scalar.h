@@ -51,7 +51,7 @@ void ScalarGradCompute(const NodeAttrs& attrs, const OpContext&, const std::vect
   });
 }
 
-/*! \brief The ops as X(NAME, functor); expanded by elemwise_scalar.cc and elemwise.cu. */
+/*! \brief The ops as X(NAME, functor); expanded by elemwise_scalar.cc and elemwise_scalar.cu. */
 #define SYMNET_SCALAR_OPS(X) \
   X(_plus_scalar, plus) X(_minus_scalar, minus) X(_rminus_scalar, rminus) \
   X(_mul_scalar, mul) X(_div_scalar, div) X(_rdiv_scalar, rdiv)

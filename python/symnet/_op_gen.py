@@ -27,6 +27,38 @@ def _split_params(kwargs, is_input):
     return inputs, params
 
 
+def _take_positional(op_name, info, args, is_array):
+    """MXNet's generated signatures are (inputs..., parameters...): after the input arrays, the
+    positional arguments fill the parameters in order, so mx.nd.clip(x, 0, 6) sets a_min and
+    a_max. Returns the positional arrays and the parameters given positionally."""
+    args = list(args)
+    if len(args) == 1 and isinstance(args[0], (list, tuple)) and info["key_var_num_args"]:
+        return list(args[0]), {}
+    n_arrays = 0
+    while n_arrays < len(args) and is_array(args[n_arrays]):
+        n_arrays += 1
+    rest = args[n_arrays:]
+    if not rest or info["key_var_num_args"]:
+        return args, {}
+    inputs = [i[0] for i in info["inputs"]]
+    if n_arrays < len(inputs):
+        raise TypeError("%s: positional argument %d (%s) must be an array or symbol, got %r"
+                        % (op_name, n_arrays, inputs[n_arrays], type(rest[0])))
+    names = [p[0] for p in info["params"]]
+    if len(rest) > len(names):
+        raise TypeError("%s takes at most %d positional parameters after its inputs (%s), got %d"
+                        % (op_name, len(names), ", ".join(names), len(rest)))
+    return args[:n_arrays], {n: v for n, v in zip(names, rest) if v is not None}
+
+
+def _merge(op_name, positional, kwargs):
+    twice = sorted(set(positional) & set(kwargs))
+    if twice:
+        raise TypeError("%s: %s given both positionally and by keyword" % (op_name, ", ".join(twice)))
+    kwargs.update(positional)
+    return kwargs
+
+
 def _make_symbol_function(op_name, info):
     from .symbol import Symbol, _compose
 
@@ -34,12 +66,11 @@ def _make_symbol_function(op_name, info):
         name = kwargs.pop("name", None)
         attr = kwargs.pop("attr", None)
         kwargs.pop("out", None)
-        args = list(args)
-        if len(args) == 1 and isinstance(args[0], (list, tuple)) and info["key_var_num_args"]:
-            args = list(args[0])
+        args, positional = _take_positional(op_name, info, args, lambda v: isinstance(v, Symbol))
         for a in args:
             if not isinstance(a, Symbol):
                 raise TypeError("%s: positional arguments must be Symbols, got %r" % (op_name, type(a)))
+        kwargs = _merge(op_name, positional, kwargs)
         sym_kwargs, params = _split_params(kwargs, lambda v: isinstance(v, Symbol))
         return _compose(op_name, name, params, args, sym_kwargs, attr)
 
@@ -56,9 +87,8 @@ def _make_ndarray_function(op_name, info):
     def op_function(*args, **kwargs):
         out = kwargs.pop("out", None)
         kwargs.pop("name", None)
-        args = list(args)
-        if len(args) == 1 and isinstance(args[0], (list, tuple)) and info["key_var_num_args"]:
-            args = list(args[0])
+        args, positional = _take_positional(op_name, info, args, lambda v: isinstance(v, NDArray))
+        kwargs = _merge(op_name, positional, kwargs)
         nd_kwargs, params = _split_params(kwargs, lambda v: isinstance(v, NDArray))
         inputs = list(args)
         for name in input_names[len(inputs):]:

@@ -67,6 +67,15 @@ def mixed():
     return mx.sym.Group([y, mx.sym.sigmoid(s, name="sig")]), {"data": (2, 3, 10, 10)}
 
 
+def clip():
+    """clip as MobileNet v2 uses it (relu6 after a convolution) and as a band on an FC output."""
+    x = mx.sym.Variable("data")
+    c = mx.sym.Convolution(x, kernel=(3, 3), pad=(1, 1), num_filter=4, name="conv")
+    r6 = mx.sym.clip(c * 3.0, a_min=0.0, a_max=6.0, name="relu6")
+    fc = mx.sym.FullyConnected(mx.sym.flatten(r6), num_hidden=6, name="fc")
+    return mx.sym.clip(fc, a_min=-0.5, a_max=0.7, name="band"), {"data": (2, 3, 6, 6)}
+
+
 def nhwc_conv(x, name, twin, **kw):
     """An NHWC Convolution (weights (O, kh, kw, C)). MXNet 1.9.1 builds and saves it but cannot
     run it on a CPU (oneDNN: "could not create a descriptor"; without oneDNN: "Only support NCW,
@@ -226,7 +235,7 @@ def main():
     OUT = sys.argv[1] if len(sys.argv) > 1 else "build/mxnet_refs"
     os.makedirs(OUT, exist_ok=True)
     manifest = {"mxnet": mx.__version__, "numpy": np.__version__, "models": {}}
-    symbolic = {"mlp": mlp, "lenet": lenet, "mixed": mixed, "nhwc": nhwc}
+    symbolic = {"mlp": mlp, "lenet": lenet, "mixed": mixed, "nhwc": nhwc, "clip": clip}
     for name, build in symbolic.items():
         sym, shapes = build()
         run_sym = build(twin=True)[0] if name == "nhwc" else None

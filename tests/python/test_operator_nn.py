@@ -362,12 +362,16 @@ def test_global_pooling():
 
 
 # ---- LeakyReLU, Dropout, Concat, softmax_cross_entropy ----------------------------------------
-@pytest.mark.parametrize("act,ref", [
+# (act_type, reference with slope 0.1); the GPU suite compares these (and prelu) with the CPU
+LEAKY_ACTS = [
     ("leaky", lambda x: np.where(x > 0, x, 0.1 * x)),
     ("elu", lambda x: np.where(x > 0, x, 0.1 * np.expm1(x))),
     ("selu", lambda x: 1.0507009873554805 * np.where(x > 0, x, 1.6732632423543772 * np.expm1(x))),
     ("gelu", lambda x: 0.5 * x * (1 + np.vectorize(__import__("math").erf)(x / np.sqrt(2)))),
-])
+]
+
+
+@pytest.mark.parametrize("act,ref", LEAKY_ACTS, ids=[a[0] for a in LEAKY_ACTS])
 def test_leaky_relu(act, ref):
     x = randn(3, 4, 5)
     x[np.abs(x) < 1e-2] = 0.3

@@ -1,7 +1,9 @@
 """The operator tests on a GPU: every CPU operator test module is imported here and so runs
 again with gpu(0) as the default context (conftest.py), comparing GPU results with numpy and
 finite differences; then each op that has a GPU kernel is compared directly with the CPU, in
-forward and backward, for float64, float32, float16 and bfloat16 (check_consistency)."""
+forward and backward, for float64, float32, float16 and bfloat16 (check_consistency). The op
+lists and cases come from the CPU tests' tables (UNARY_MATH, CONV_CASES, ...), so an op or case
+added to a CPU table is compared on the GPU too."""
 import numpy as np
 import pytest
 
@@ -14,6 +16,9 @@ from test_operator import *  # noqa: F401,F403
 from test_operator_nn import *  # noqa: F401,F403
 from test_amp_ops import *  # noqa: F401,F403
 from test_optimizer import *  # noqa: F401,F403
+from test_operator import (ACTIVATIONS, BROADCAST_BINARY, CLIP_CASES, ELEMWISE_BINARY, REDUCE_CASES,
+                           REDUCE_OPS, TRANSPOSE_CASES, UNARY_MATH)
+from test_operator_nn import CONV_CASES, LEAKY_ACTS, POOL_CASES
 
 FLOAT_TYPES = ["float64", "float32", "float16", "bfloat16"]
 
@@ -26,15 +31,18 @@ def both(dtypes=FLOAT_TYPES, **shapes):
     return out
 
 
-@pytest.mark.parametrize("kernel,stride,pad,groups,dilate", [
-    ((3, 3), (1, 1), (1, 1), 1, (1, 1)), ((1, 1), (2, 2), (0, 0), 1, (1, 1)),
-    ((7, 7), (2, 2), (3, 3), 1, (1, 1)), ((3, 3), (1, 1), (2, 2), 2, (2, 2)), ((3,), (1,), (1,), 1, (1,)),
-])
-@pytest.mark.parametrize("no_bias", [True, False])
-def test_convolution_gpu_matches_cpu(kernel, stride, pad, groups, dilate, no_bias):
-    data = (2, 4, 9) if len(kernel) == 1 else (2, 4, 9, 10)
-    sym = mx.sym.Convolution(mx.sym.var("data"), kernel=kernel, stride=stride, pad=pad, dilate=dilate,
-                             num_group=groups, num_filter=6, no_bias=no_bias, name="conv")
+# the CPU's cases plus the ResNet stem (7x7 stride 2) and a dilated grouped 3x3
+GPU_CONV_CASES = CONV_CASES + [
+    dict(x=(2, 4, 9, 10), kernel=(7, 7), num_filter=6, stride=(2, 2), pad=(3, 3)),
+    dict(x=(2, 4, 9, 10), kernel=(3, 3), num_filter=6, pad=(2, 2), num_group=2, dilate=(2, 2)),
+]
+
+
+@pytest.mark.parametrize("case", GPU_CONV_CASES, ids=lambda c: "x%s_k%s" % (c["x"], c["kernel"]))
+def test_convolution_gpu_matches_cpu(case):
+    case = dict(case)
+    data = case.pop("x")
+    sym = mx.sym.Convolution(mx.sym.var("data"), name="conv", **case)
     check_consistency(sym, both(data=data))
 
 
@@ -74,14 +82,14 @@ def test_batchnorm_gpu_updates_the_moving_statistics_like_the_cpu():
         assert_almost_equal(b, a, rtol=1e-5, atol=1e-6)
 
 
-@pytest.mark.parametrize("pool_type", ["max", "avg", "sum"])
-@pytest.mark.parametrize("convention", ["valid", "full"])
-@pytest.mark.parametrize("kernel,stride,pad", [((3, 3), (2, 2), (1, 1)), ((2, 2), (2, 2), (0, 0)), ((3,), (1,), (1,))])
-def test_pooling_gpu_matches_cpu(pool_type, convention, kernel, stride, pad):
-    data = (2, 3, 9) if len(kernel) == 1 else (2, 3, 9, 8)
-    sym = mx.sym.Pooling(mx.sym.var("data"), kernel=kernel, stride=stride, pad=pad, pool_type=pool_type,
-                         pooling_convention=convention, name="pool")
-    check_consistency(sym, both(data=data))
+# the CPU's cases plus a 1-D pooling of each type
+GPU_POOL_CASES = POOL_CASES + [dict(kernel=(3,), stride=(1,), pad=(1,), pool_type=t) for t in ("max", "avg", "sum")]
+
+
+@pytest.mark.parametrize("case", GPU_POOL_CASES, ids=str)
+def test_pooling_gpu_matches_cpu(case):
+    data = (2, 3, 9) if len(case["kernel"]) == 1 else (2, 3, 9, 8)
+    check_consistency(mx.sym.Pooling(mx.sym.var("data"), name="pool", **case), both(data=data))
 
 
 @pytest.mark.parametrize("pool_type", ["max", "avg", "sum"])
@@ -104,21 +112,26 @@ def test_global_and_unpadded_avg_pooling_gpu_matches_cpu(count_include_pad):
                       both(data=(2, 3, 6, 6)))
 
 
-@pytest.mark.parametrize("act", ["relu", "sigmoid", "tanh", "softrelu", "softsign"])
+@pytest.mark.parametrize("act", [a[0] for a in ACTIVATIONS])
 def test_activation_gpu_matches_cpu(act):
     check_consistency(mx.sym.Activation(mx.sym.var("data"), act_type=act), both(data=(3, 7)))
 
 
-@pytest.mark.parametrize("op", ["relu", "sigmoid", "tanh", "softsign", "exp", "expm1", "sqrt", "rsqrt",
-                                "reciprocal", "log", "log1p", "square", "abs", "negative"])
-def test_unary_math_gpu_matches_cpu(op):
+@pytest.mark.parametrize("op,domain", [(u[0], u[2]) for u in UNARY_MATH])
+def test_unary_math_gpu_matches_cpu(op, domain):
     x = mx.sym.var("data")
-    if op in ("sqrt", "rsqrt", "log", "reciprocal"):
+    if domain != "any":
         x = mx.sym.abs(x) + 0.5  # keep the input in the domain
     check_consistency(getattr(mx.sym, op)(x), both(data=(4, 5)))
 
 
-@pytest.mark.parametrize("op", ["elemwise_add", "elemwise_sub", "elemwise_mul", "elemwise_div"])
+@pytest.mark.parametrize("a_min,a_max", CLIP_CASES)
+def test_clip_gpu_matches_cpu(a_min, a_max):
+    sym = mx.sym.clip(mx.sym.var("data") * 4, a_min=a_min, a_max=a_max)
+    check_consistency(sym, both(data=(4, 5)))
+
+
+@pytest.mark.parametrize("op", [b[0] for b in ELEMWISE_BINARY])
 def test_binary_gpu_matches_cpu(op):
     b = mx.sym.var("b")
     if op == "elemwise_div":
@@ -209,13 +222,13 @@ def test_multi_mp_sgd_mom_update_gpu_matches_cpu():
         assert_almost_equal(b, a, rtol=1e-3, atol=1e-3)
 
 
-@pytest.mark.parametrize("shape,axes", [((2, 3, 4, 5), (0, 2, 3, 1)), ((3, 4), None), ((2, 3, 4, 5, 2), (4, 0, 3, 1, 2))])
+@pytest.mark.parametrize("shape,axes", TRANSPOSE_CASES)
 def test_transpose_gpu_matches_cpu(shape, axes):
     kw = {} if axes is None else {"axes": axes}
     check_consistency(mx.sym.transpose(mx.sym.var("data"), **kw), both(data=shape))
 
 
-@pytest.mark.parametrize("op", ["broadcast_add", "broadcast_sub", "broadcast_mul", "broadcast_div"])
+@pytest.mark.parametrize("op", [b[0] for b in BROADCAST_BINARY])
 def test_broadcast_gpu_matches_cpu(op):
     b = mx.sym.var("b")
     if op == "broadcast_div":
@@ -223,9 +236,12 @@ def test_broadcast_gpu_matches_cpu(op):
     check_consistency(getattr(mx.sym, op)(mx.sym.var("a"), b), both(a=(3, 1, 5), b=(1, 4, 5)))
 
 
-@pytest.mark.parametrize("op", ["sum", "mean"])
-@pytest.mark.parametrize("kw", [{}, {"axis": 1}, {"axis": (0, 2), "keepdims": True}, {"axis": 1, "exclude": True}])
-def test_reduce_gpu_matches_cpu(op, kw):
+@pytest.mark.parametrize("op", [r[0] for r in REDUCE_OPS])
+@pytest.mark.parametrize("axis,keepdims,exclude", REDUCE_CASES)
+def test_reduce_gpu_matches_cpu(op, axis, keepdims, exclude):
+    kw = {"keepdims": keepdims, "exclude": exclude}
+    if axis is not None:
+        kw["axis"] = axis
     check_consistency(getattr(mx.sym, op)(mx.sym.var("data"), **kw), both(data=(3, 4, 5)))
 
 
@@ -252,7 +268,7 @@ def test_linear_regression_output_gpu_matches_cpu():
     check_consistency(sym, both(data=(5, 3), label=(5, 3)))
 
 
-@pytest.mark.parametrize("act", ["leaky", "elu", "selu", "gelu", "prelu"])
+@pytest.mark.parametrize("act", [a[0] for a in LEAKY_ACTS] + ["prelu"])
 def test_leaky_relu_gpu_matches_cpu(act):
     data = mx.sym.var("data")
     if act == "prelu":

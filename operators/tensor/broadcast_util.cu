@@ -1,9 +1,7 @@
-/*! \brief GPU kernels of the broadcast binary ops, sum/mean and transpose (broadcast_binary.h, reduce.h,
- *  transpose.h): all strided index maps. */
+/*! \brief GPU half of broadcast_util.h: the block reduction behind ReduceToShape on a GPU (few
+ *  outputs, many terms each), used by the broadcast ops' gradients and by sum/mean. */
 #include "src/device/kernel_launch.cuh"
-#include "broadcast_binary.h"
-#include "reduce.h"
-#include "transpose.h"
+#include "broadcast_util.h"
 
 namespace symnet {
 namespace ops {
@@ -57,18 +55,12 @@ void ReduceToShapeBlocks(const T* src, const ReduceDims& r, T* dst, int64_t n, O
   });
 }
 
-#define SYMNET_GPU_BROADCAST(NAME, FUNCTOR, KIND)                                                       \
-  SYMNET_REGISTER_OP(NAME).set_attr<FCompute>("FCompute<gpu>", BroadcastCompute<mathf::FUNCTOR, gpu>); \
-  SYMNET_REGISTER_OP(_backward_##NAME).set_attr<FCompute>("FCompute<gpu>", BroadcastGradCompute<BGrad::KIND, gpu>);
-SYMNET_BROADCAST_OPS(SYMNET_GPU_BROADCAST)
-
-SYMNET_REGISTER_OP(transpose).set_attr<FCompute>("FCompute<gpu>", TransposeCompute<gpu>);
-SYMNET_REGISTER_OP(_backward_transpose).set_attr<FCompute>("FCompute<gpu>", TransposeGradCompute<gpu>);
-
-SYMNET_REGISTER_OP(sum).set_attr<FCompute>("FCompute<gpu>", ReduceCompute<false, gpu>);
-SYMNET_REGISTER_OP(_backward_sum).set_attr<FCompute>("FCompute<gpu>", ReduceGradCompute<false, gpu>);
-SYMNET_REGISTER_OP(mean).set_attr<FCompute>("FCompute<gpu>", ReduceCompute<true, gpu>);
-SYMNET_REGISTER_OP(_backward_mean).set_attr<FCompute>("FCompute<gpu>", ReduceGradCompute<true, gpu>);
+#define SYMNET_INSTANTIATE_REDUCE_BLOCKS(T) \
+  template void ReduceToShapeBlocks<T>(const T*, const ReduceDims&, T*, int64_t, OpReqType, double);
+SYMNET_INSTANTIATE_REDUCE_BLOCKS(float)
+SYMNET_INSTANTIATE_REDUCE_BLOCKS(double)
+SYMNET_INSTANTIATE_REDUCE_BLOCKS(half_t)
+SYMNET_INSTANTIATE_REDUCE_BLOCKS(bf16_t)
 
 }  // namespace ops
 }  // namespace symnet

@@ -1,12 +1,10 @@
-/*! \brief GPU kernels of Dropout (the same counter-based mask as the CPU) and LinearRegressionOutput. */
+/*! \brief GPU kernel of the regression outputs' gradient (regression_output.h). */
 #include "src/device/kernel_launch.cuh"
-#include "dropout.h"
 #include "regression_output.h"
 
 namespace symnet {
 namespace ops {
 
-SYMNET_REGISTER_OP(Dropout).set_attr<FCompute>("FCompute<gpu>", DropoutCompute<gpu>);
 SYMNET_REGISTER_OP(_backward_LinearRegressionOutput)
     .set_attr<FCompute>("FCompute<gpu>", RegressionGradCompute<gpu>);
 

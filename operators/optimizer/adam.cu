@@ -1,0 +1,12 @@
+/*! \brief GPU kernels of adam_update and mp_adam_update. */
+#include "src/device/kernel_launch.cuh"
+#include "adam.h"
+
+namespace symnet {
+namespace ops {
+
+SYMNET_REGISTER_OP(adam_update).set_attr<FCompute>("FCompute<gpu>", AdamCompute<false, gpu>);
+SYMNET_REGISTER_OP(mp_adam_update).set_attr<FCompute>("FCompute<gpu>", AdamCompute<true, gpu>);
+
+}  // namespace ops
+}  // namespace symnet

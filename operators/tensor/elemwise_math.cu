@@ -1,0 +1,16 @@
+/*! \brief GPU kernels of the unary math ops of elemwise_math_ops.h (their functors with xpu = gpu). */
+#include "src/device/kernel_launch.cuh"
+#include "elemwise_kernels.h"
+#include "elemwise_math_ops.h"
+
+namespace symnet {
+namespace ops {
+
+#define SYMNET_GPU_UNARY_MATH(NAME, FWD, GRAD, GRAD_USE, DOC)                                 \
+  SYMNET_REGISTER_OP(NAME).set_attr<FCompute>("FCompute<gpu>", UnaryCompute<mathf::FWD, gpu>); \
+  SYMNET_REGISTER_OP(_backward_##NAME)                                                        \
+      .set_attr<FCompute>("FCompute<gpu>", UnaryGradCompute<mathf::GRAD, gpu>);
+SYMNET_ELEMWISE_MATH_OPS(SYMNET_GPU_UNARY_MATH)
+
+}  // namespace ops
+}  // namespace symnet
