@@ -20,7 +20,6 @@ from . import metric as metric_mod
 from . import model as model_mod
 from . import ndarray as nd
 from . import optimizer as opt_mod
-from . import symbol as sym_mod
 from .callback import BatchEndParam
 from .context import current_context
 from .io import DataDesc

@@ -7,7 +7,7 @@ import builtins
 import numpy as np
 
 from . import _core
-from .base import MXNetError, dtype_name, numeric_types, integer_types, numpy_dtype, param_str
+from .base import dtype_name, numeric_types, integer_types, numpy_dtype, param_str
 from .context import Context, current_context
 
 

@@ -2,11 +2,9 @@
 
 Every registered operator is a function here: symnet.sym.FullyConnected(data, num_hidden=10).
 """
-import builtins
 import json
 import warnings
 
-import numpy as np
 
 from . import _core
 from .base import MXNetError, dtype_name, numeric_types, numpy_dtype, param_str

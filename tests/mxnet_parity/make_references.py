@@ -153,7 +153,8 @@ def run_model(name, sym, shapes, params, run_sym=None):
     mx.nd.save(os.path.join(d, "model.params"), params)
     inputs = {}
     for n, s in shapes.items():
-        inputs[n] = RNG.randint(0, 10, s).astype(np.float32) if n.endswith("label") else RNG.normal(size=s).astype(np.float32)
+        label = n.endswith("label")
+        inputs[n] = (RNG.randint(0, 10, s) if label else RNG.normal(size=s)).astype(np.float32)
     exe = run_sym.simple_bind(mx.cpu(), grad_req={n: ("null" if n.endswith("label") else "write")
                                                  for n in run_sym.list_arguments()}, **shapes)
     for k, v in params.items():
@@ -186,7 +187,8 @@ def sgd_refs():
     kw = dict(lr=0.05, momentum=0.9, wd=1e-3, rescale_grad=1.0 / 32, clip_gradient=0.02)
     weight, mom = mx.nd.array(w), mx.nd.array(m)
     mx.nd.sgd_mom_update(weight, mx.nd.array(g), mom, out=weight, **kw)
-    w16, w32, mom32 = mx.nd.array(w, dtype="float16"), mx.nd.array(w.astype(np.float16), dtype="float32"), mx.nd.array(m)
+    w16, mom32 = mx.nd.array(w, dtype="float16"), mx.nd.array(m)
+    w32 = mx.nd.array(w.astype(np.float16), dtype="float32")
     mx.nd.mp_sgd_mom_update(w16, mx.nd.array(g, dtype="float16"), mom32, w32, out=w16, **kw)
     np.savez(os.path.join(OUT, "sgd.npz"), w=w, g=g, m=m, params=json.dumps(kw),
              sgd_weight=weight.asnumpy(), sgd_mom=mom.asnumpy(),

@@ -40,7 +40,8 @@ def small_cnn(width=8):
     cat = mx.sym.Concat(mx.sym.Activation(c2, act_type="relu"), c3, dim=1)
     d = mx.sym.Dropout(cat, p=0.0)
     s = mx.sym.sum(d, axis=(2, 3))  # a reduction over logical axes: needs the default layout
-    fc = mx.sym.FullyConnected(mx.sym.Flatten(d), num_hidden=10, name="fc") + mx.sym.FullyConnected(s, num_hidden=10, name="fc2")
+    fc = (mx.sym.FullyConnected(mx.sym.Flatten(d), num_hidden=10, name="fc")
+          + mx.sym.FullyConnected(s, num_hidden=10, name="fc2"))
     # global pooling straight into FullyConnected (as gluon exports ResNets): a 1x1 output
     gp = mx.sym.Pooling(d, global_pool=True, pool_type="avg", kernel=(1, 1), name="gpool")
     fc = fc + mx.sym.FullyConnected(gp, num_hidden=10, name="fc3")
@@ -131,7 +132,6 @@ def test_max_pooling_ties_send_the_gradient_to_the_first_maximum(width):
     p = mx.sym.Pooling(c1, kernel=(3, 3), stride=(2, 2), pad=(1, 1), pool_type="max")
     c2 = mx.sym.Convolution(p, kernel=(1, 1), num_filter=width, no_bias=True, name="c2")
     net = mx.sym.LinearRegressionOutput(mx.sym.Flatten(c2), name="out")
-    rng = np.random.RandomState(5)
     shapes = {"data": (2, 4, 9, 9)}
     results = []
     for planned in (True, False):

@@ -107,8 +107,8 @@ def test_nhwc_resnet_computes_the_nchw_resnet():
                 v[:] = to(params[k]) if params[k].ndim == 4 else params[k]
         out = exe.forward(is_train=True)[0].asnumpy()
         exe.backward()
-        results[layout] = (out, {k: (back(g.asnumpy()) if g.ndim == 4 else g.asnumpy()) for k, g in exe.grad_dict.items()},
-                           {k: a.asnumpy() for k, a in exe.aux_dict.items()})
+        grads = {k: (back(g.asnumpy()) if g.ndim == 4 else g.asnumpy()) for k, g in exe.grad_dict.items()}
+        results[layout] = (out, grads, {k: a.asnumpy() for k, a in exe.aux_dict.items()})
     (o1, g1, a1), (o2, g2, a2) = results["NCHW"], results["NHWC"]
     np.testing.assert_allclose(o2, o1, rtol=1e-4, atol=1e-5)
     for k in g1:

@@ -5,7 +5,7 @@ import pytest
 
 import symnet as mx
 from symnet.test_utils import (assert_almost_equal, check_numeric_gradient,
-                               check_symbolic_backward, check_symbolic_forward)
+                               check_symbolic_forward)
 from test_operator import check_16bit, check_add_req
 
 rng = np.random.RandomState(7)

@@ -3,7 +3,6 @@
 import io as pyio
 import json
 import logging
-import os
 
 import numpy as np
 import pytest
