@@ -23,26 +23,24 @@ const std::vector<std::string> kFP32Ops = {
     // exponentials, logarithms and reciprocals leave 16-bit range or precision quickly
     "exp", "expm1", "log", "log1p", "rsqrt", "reciprocal"};
 
-const std::vector<std::string> kWidestOps = {
-    "elemwise_add", "elemwise_sub", "elemwise_mul", "elemwise_div", "broadcast_add",
-    "broadcast_sub", "broadcast_mul", "broadcast_div", "add_n"};
+const std::vector<std::string> kWidestOps = {"elemwise_add",  "elemwise_sub",  "elemwise_mul",
+                                             "elemwise_div",  "broadcast_add", "broadcast_sub",
+                                             "broadcast_mul", "broadcast_div", "add_n"};
 
 const std::vector<std::string> kNeutralOps = {
     // element-wise and shape ops: they do what the dtype in front of them does
     "_copy", "BlockGrad", "zeros_like", "ones_like", "negative", "relu", "tanh", "sqrt", "abs",
-    "clip",
-    "_plus_scalar", "_minus_scalar",
-    "_rminus_scalar", "_mul_scalar", "_div_scalar", "_rdiv_scalar", "Flatten", "Reshape", "transpose",
-    "Activation", "LeakyReLU", "Dropout", "Pooling",
+    "clip", "_plus_scalar", "_minus_scalar", "_rminus_scalar", "_mul_scalar", "_div_scalar",
+    "_rdiv_scalar", "Flatten", "Reshape", "transpose", "Activation", "LeakyReLU", "Dropout",
+    "Pooling",
     // BatchNorm keeps float32 gamma/beta/statistics for 16-bit data (its type rule)
     "BatchNorm",
     // explicit casts, AMP's own ops and the executor's layout copy
     "Cast", "amp_cast", "amp_multicast", "all_finite", "multi_all_finite", "_convert_layout",
     // optimizer updates run on the dtypes of the arrays they are given
     "sgd_update", "sgd_mom_update", "mp_sgd_update", "mp_sgd_mom_update", "nag_mom_update",
-    "mp_nag_mom_update", "multi_sgd_update",
-    "multi_sgd_mom_update", "multi_mp_sgd_update", "multi_mp_sgd_mom_update", "adam_update",
-    "mp_adam_update"};
+    "mp_nag_mom_update", "multi_sgd_update", "multi_sgd_mom_update", "multi_mp_sgd_update",
+    "multi_mp_sgd_mom_update", "adam_update", "mp_adam_update"};
 
 std::map<std::string, Category> Build(DType target) {
   std::map<std::string, Category> m;
@@ -55,7 +53,9 @@ std::map<std::string, Category> Build(DType target) {
   put(kFP32Ops, Category::kFP32);
   put(kWidestOps, Category::kWidest);
   put(kNeutralOps, Category::kNeutral);
-  SYMNET_CHECK(m.emplace("Concat", target == DType::kBFloat16 ? Category::kNeutral : Category::kWidest).second);
+  SYMNET_CHECK(
+      m.emplace("Concat", target == DType::kBFloat16 ? Category::kNeutral : Category::kWidest)
+          .second);
   // as MXNet's lists: with bfloat16's 8-bit mantissa, sigmoid and softsign (outputs near 1)
   // run in float32; with float16's 5-bit exponent, square overflows early
   const bool bf16 = target == DType::kBFloat16;
@@ -69,10 +69,14 @@ std::map<std::string, Category> Build(DType target) {
 
 const char* CategoryName(Category c) {
   switch (c) {
-    case Category::kTarget: return "target";
-    case Category::kFP32: return "fp32";
-    case Category::kNeutral: return "neutral";
-    case Category::kWidest: return "widest";
+    case Category::kTarget:
+      return "target";
+    case Category::kFP32:
+      return "fp32";
+    case Category::kNeutral:
+      return "neutral";
+    case Category::kWidest:
+      return "widest";
   }
   return "?";
 }
@@ -88,8 +92,7 @@ const std::map<std::string, Category>& Lists(DType target) {
 const std::vector<ConditionalFP32>& ConditionalLists(DType target) {
   // softrelu = log(1 + exp(x)) and the exponential LeakyReLU variants overflow float16 early
   static const std::vector<ConditionalFP32> rules = {
-      {"Activation", "act_type", {"softrelu"}},
-      {"LeakyReLU", "act_type", {"elu", "selu", "gelu"}}};
+      {"Activation", "act_type", {"softrelu"}}, {"LeakyReLU", "act_type", {"elu", "selu", "gelu"}}};
   Lists(target);  // validates the target
   return rules;
 }

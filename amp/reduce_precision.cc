@@ -16,7 +16,9 @@ namespace amp {
 
 namespace {
 
-bool IsCastable(DType t) { return t == DType::kFloat32 || t == DType::kFloat16 || t == DType::kBFloat16; }
+bool IsCastable(DType t) {
+  return t == DType::kFloat32 || t == DType::kFloat16 || t == DType::kBFloat16;
+}
 
 struct EntryKey {
   const Node* node;
@@ -30,7 +32,8 @@ class Rewriter {
  public:
   explicit Rewriter(const AmpOptions& opt) : opt_(opt), lists_(Lists(opt.target)) {
     conditional_ = ConditionalLists(opt.target);
-    conditional_.insert(conditional_.end(), opt.conditional_fp32_ops.begin(), opt.conditional_fp32_ops.end());
+    conditional_.insert(conditional_.end(), opt.conditional_fp32_ops.begin(),
+                        opt.conditional_fp32_ops.end());
   }
 
   Symbol Run(const Symbol& sym) {
@@ -44,7 +47,8 @@ class Rewriter {
       map[n.get()] = c;
       if (n->is_variable()) {
         auto it = n->attrs.dict.find("__dtype__");
-        SetType(NodeEntry{c, 0, 0}, it == n->attrs.dict.end() ? DType::kUnknown : DTypeFromName(it->second));
+        SetType(NodeEntry{c, 0, 0},
+                it == n->attrs.dict.end() ? DType::kUnknown : DTypeFromName(it->second));
         return;
       }
       c->inputs = Rewrite(*c, inputs);
@@ -65,7 +69,8 @@ class Rewriter {
   std::vector<std::string> StoreParamsIn16Bit(Symbol* sym) {
     std::map<const Node*, std::vector<std::pair<Node*, size_t>>> uses;
     DFSVisit(sym->outputs, [&](const NodePtr& n) {
-      for (size_t i = 0; i < n->inputs.size(); ++i) uses[n->inputs[i].node.get()].emplace_back(n.get(), i);
+      for (size_t i = 0; i < n->inputs.size(); ++i)
+        uses[n->inputs[i].node.get()].emplace_back(n.get(), i);
     });
     std::set<std::string> data(opt_.data_names.begin(), opt_.data_names.end());
     std::vector<std::string> changed;
@@ -79,8 +84,7 @@ class Rewriter {
       for (const auto& u : uses[n.get()]) {
         // consumers of the cast now read the variable directly
         const Node* cast = u.first;
-        for (const auto& cu : uses[cast])
-          cu.first->inputs[cu.second] = NodeEntry{n, 0, 0};
+        for (const auto& cu : uses[cast]) cu.first->inputs[cu.second] = NodeEntry{n, 0, 0};
       }
       changed.push_back(n->attrs.name);
     });
@@ -174,7 +178,8 @@ class Rewriter {
     NodePtr mc = CreateOpNode(Op::Get("amp_multicast"), n.attrs.name + "_amp_multicast",
                               {{"num_outputs", std::to_string(mc_in.size())}}, mc_in);
     Propagate(mc);
-    for (size_t k = 0; k < pos.size(); ++k) inputs[pos[k]] = NodeEntry{mc, static_cast<uint32_t>(k), 0};
+    for (size_t k = 0; k < pos.size(); ++k)
+      inputs[pos[k]] = NodeEntry{mc, static_cast<uint32_t>(k), 0};
     return inputs;
   }
 
@@ -197,8 +202,7 @@ class Rewriter {
     DType t = DType::kUnknown;
     for (DType x : *in)
       if (x != DType::kUnknown) t = x;
-    for (DType x : *in)
-      SYMNET_CHECK(x == DType::kUnknown || x == t) << "mixed input dtypes";
+    for (DType x : *in) SYMNET_CHECK(x == DType::kUnknown || x == t) << "mixed input dtypes";
     for (auto& o : *out) o = t;
   }
 

@@ -24,7 +24,8 @@ Symbol RemoveAmpCast(const Symbol& sym) {
     return NodeEntry{copies.at(n), e.index, e.version};
   };
   DFSVisit(sym.outputs, [&](const NodePtr& n) {
-    if (!n->is_variable() && (n->op()->name == "amp_cast" || n->op()->name == "amp_multicast")) return;
+    if (!n->is_variable() && (n->op()->name == "amp_cast" || n->op()->name == "amp_multicast"))
+      return;
     NodePtr c = Node::Create();
     c->attrs = n->attrs;
     for (const auto& e : n->inputs) c->inputs.push_back(resolve(e));

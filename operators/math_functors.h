@@ -13,24 +13,24 @@ namespace symnet {
 namespace ops {
 namespace mathf {
 
-#define SYMNET_BINARY_FUNCTOR(NAME, EXPR)             \
-  struct NAME {                                       \
-    template <typename T>                             \
-    SYMNET_XINLINE static T Map(T a, T b) {           \
-      return EXPR;                                    \
-    }                                                 \
+#define SYMNET_BINARY_FUNCTOR(NAME, EXPR)   \
+  struct NAME {                             \
+    template <typename T>                   \
+    SYMNET_XINLINE static T Map(T a, T b) { \
+      return EXPR;                          \
+    }                                       \
   };
-#define SYMNET_UNARY_FUNCTOR(NAME, EXPR)              \
-  struct NAME {                                       \
-    template <typename T>                             \
-    SYMNET_XINLINE static T Map(T a) {                \
-      return EXPR;                                    \
-    }                                                 \
+#define SYMNET_UNARY_FUNCTOR(NAME, EXPR) \
+  struct NAME {                          \
+    template <typename T>                \
+    SYMNET_XINLINE static T Map(T a) {   \
+      return EXPR;                       \
+    }                                    \
   };
 
 SYMNET_BINARY_FUNCTOR(plus, a + b)
 SYMNET_BINARY_FUNCTOR(minus, a - b)
-SYMNET_BINARY_FUNCTOR(mul, a * b)
+SYMNET_BINARY_FUNCTOR(mul, a* b)
 SYMNET_BINARY_FUNCTOR(div, a / b)
 SYMNET_BINARY_FUNCTOR(rminus, b - a)
 SYMNET_BINARY_FUNCTOR(rdiv, b / a)
@@ -54,7 +54,7 @@ SYMNET_UNARY_FUNCTOR(softsign, a / (T(1) + std::fabs(a)))
 // a comparison converted to 0 or 1, not a branch: branch-free so it vectorizes (a random sign
 // pattern mispredicted every other element: relu backward ran 15x slower than forward)
 SYMNET_UNARY_FUNCTOR(relu_grad, T(a > T(0)))
-SYMNET_UNARY_FUNCTOR(sigmoid_grad, a * (T(1) - a))
+SYMNET_UNARY_FUNCTOR(sigmoid_grad, a*(T(1) - a))
 SYMNET_UNARY_FUNCTOR(tanh_grad, T(1) - a * a)
 /*! \brief y = log(1+e^x) => dy/dx = sigmoid(x) = 1 - e^{-y}. */
 SYMNET_UNARY_FUNCTOR(softrelu_grad, -std::expm1(-a))
@@ -69,17 +69,17 @@ SYMNET_UNARY_FUNCTOR(log1p, std::log1p(a))
 SYMNET_UNARY_FUNCTOR(expm1, std::expm1(a))
 SYMNET_UNARY_FUNCTOR(sqrt, std::sqrt(a))
 SYMNET_UNARY_FUNCTOR(rsqrt, T(1) / std::sqrt(a))
-SYMNET_UNARY_FUNCTOR(square, a * a)
+SYMNET_UNARY_FUNCTOR(square, a* a)
 SYMNET_UNARY_FUNCTOR(abs, std::fabs(a))
 SYMNET_UNARY_FUNCTOR(reciprocal, T(1) / a)
-SYMNET_UNARY_FUNCTOR(exp_grad_out, a)                        // d exp = y
-SYMNET_UNARY_FUNCTOR(expm1_grad_out, a + T(1))               // d expm1 = y + 1
-SYMNET_UNARY_FUNCTOR(sqrt_grad_out, T(0.5) / a)              // d sqrt = 1 / (2y)
-SYMNET_UNARY_FUNCTOR(rsqrt_grad_out, T(-0.5) * a * a * a)    // d x^-1/2 = -y^3 / 2
-SYMNET_UNARY_FUNCTOR(reciprocal_grad_out, -a * a)            // d 1/x = -y^2
-SYMNET_UNARY_FUNCTOR(log_grad_in, T(1) / a)                  // d log = 1/x
-SYMNET_UNARY_FUNCTOR(log1p_grad_in, T(1) / (T(1) + a))       // d log1p = 1/(1+x)
-SYMNET_UNARY_FUNCTOR(square_grad_in, T(2) * a)               // d x^2 = 2x
+SYMNET_UNARY_FUNCTOR(exp_grad_out, a)                      // d exp = y
+SYMNET_UNARY_FUNCTOR(expm1_grad_out, a + T(1))             // d expm1 = y + 1
+SYMNET_UNARY_FUNCTOR(sqrt_grad_out, T(0.5) / a)            // d sqrt = 1 / (2y)
+SYMNET_UNARY_FUNCTOR(rsqrt_grad_out, T(-0.5) * a * a * a)  // d x^-1/2 = -y^3 / 2
+SYMNET_UNARY_FUNCTOR(reciprocal_grad_out, -a* a)           // d 1/x = -y^2
+SYMNET_UNARY_FUNCTOR(log_grad_in, T(1) / a)                // d log = 1/x
+SYMNET_UNARY_FUNCTOR(log1p_grad_in, T(1) / (T(1) + a))     // d log1p = 1/(1+x)
+SYMNET_UNARY_FUNCTOR(square_grad_in, T(2) * a)             // d x^2 = 2x
 SYMNET_UNARY_FUNCTOR(abs_grad_in, a > T(0) ? T(1) : (a < T(0) ? T(-1) : T(0)))  // sign(x)
 
 #undef SYMNET_BINARY_FUNCTOR

@@ -2,8 +2,8 @@
 #include "operator_common.h"
 
 #include <istream>
-#include <sstream>
 #include <ostream>
+#include <sstream>
 
 namespace symnet {
 namespace ops {
@@ -55,7 +55,8 @@ std::vector<NodeEntry> MakeGradNode(const char* op_name, const NodePtr& fwd,
                                     std::vector<NodeEntry> inputs,
                                     const std::map<std::string, std::string>& dict,
                                     const char* suffix) {
-  NodePtr n = CreateOpNode(Op::Get(op_name), fwd->attrs.name + "_" + suffix, dict, std::move(inputs));
+  NodePtr n =
+      CreateOpNode(Op::Get(op_name), fwd->attrs.name + "_" + suffix, dict, std::move(inputs));
   // shape/type inference maps the backward outputs onto the forward inputs through this link
   n->control_deps.push_back(fwd);
   std::vector<NodeEntry> outs;

@@ -82,8 +82,10 @@ LayoutSlots AllSlotsUniform(const NodeAttrs& attrs);
 /*! \brief FInplaceOption "output 0 may take input 0's buffer". */
 std::vector<std::pair<int, int>> InplaceIn0Out0(const NodeAttrs&);
 
-/*! \brief Creates a gradient node of op `op_name` named "<fwd name>_<suffix>" and returns its outputs. */
-std::vector<NodeEntry> MakeGradNode(const char* op_name, const NodePtr& fwd, std::vector<NodeEntry> inputs,
+/*! \brief Creates a gradient node of op `op_name` named "<fwd name>_<suffix>" and returns its
+ * outputs. */
+std::vector<NodeEntry> MakeGradNode(const char* op_name, const NodePtr& fwd,
+                                    std::vector<NodeEntry> inputs,
                                     const std::map<std::string, std::string>& dict = {},
                                     const char* suffix = "backward");
 /*! \brief The op parameters of a node (its dict without "__x__" user attributes). */
@@ -105,15 +107,15 @@ inline std::vector<NodeEntry> NoInputGradients(const NodePtr& n, const std::vect
 }  // namespace symnet
 
 /*! \brief A dtype parameter written as its name ("float16"), as MXNet does. */
-#define SYMNET_DTYPE_ENUM(field)                             \
-  add_enum("float32", static_cast<int>(DType::kFloat32)) \
-      .add_enum("float64", static_cast<int>(DType::kFloat64)) \
-      .add_enum("float16", static_cast<int>(DType::kFloat16)) \
+#define SYMNET_DTYPE_ENUM(field)                                \
+  add_enum("float32", static_cast<int>(DType::kFloat32))        \
+      .add_enum("float64", static_cast<int>(DType::kFloat64))   \
+      .add_enum("float16", static_cast<int>(DType::kFloat16))   \
       .add_enum("bfloat16", static_cast<int>(DType::kBFloat16)) \
-      .add_enum("uint8", static_cast<int>(DType::kUint8)) \
-      .add_enum("int8", static_cast<int>(DType::kInt8)) \
-      .add_enum("int32", static_cast<int>(DType::kInt32)) \
-      .add_enum("int64", static_cast<int>(DType::kInt64)) \
+      .add_enum("uint8", static_cast<int>(DType::kUint8))       \
+      .add_enum("int8", static_cast<int>(DType::kInt8))         \
+      .add_enum("int32", static_cast<int>(DType::kInt32))       \
+      .add_enum("int64", static_cast<int>(DType::kInt64))       \
       .add_enum("bool", static_cast<int>(DType::kBool))
 
 namespace symnet {

@@ -44,7 +44,7 @@ void StagedF32Compute(const FCompute& f32_kernel, const NodeAttrs& attrs, const 
                       const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
                       const std::vector<TBlob>& out) {
   StagedState& st = ctx.GetState<StagedState>([] { return new StagedState(); },
-                                               [](const StagedState&) { return true; });
+                                              [](const StagedState&) { return true; });
   size_t total = 0;
   for (const auto* v : {&in, &out})
     for (const TBlob& b : *v)

@@ -8,6 +8,8 @@ PY=${PYTHON:-python3}
 # seconds, before the build: every #include points down DESIGN.md's layer table
 echo "== include layers"
 $PY tools/check_layers.py
+echo "== formatting (clang-format, ruff)"
+tools/check_format.sh
 
 tools/setup.sh --tests
 

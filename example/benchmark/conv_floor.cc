@@ -15,18 +15,17 @@
  *  beside it.
  *  ONEDNN_MAX_CPU_ISA=AVX2 measures the AVX2 floor on a larger CPU.
  */
-#include <oneapi/dnnl/dnnl.hpp>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <oneapi/dnnl/dnnl.hpp>
 #include <string>
 #include <unordered_map>
 #include <vector>
-
-#include <unistd.h>
 
 namespace {
 
@@ -71,8 +70,10 @@ std::vector<Conv> ResNet50Convs(int64_t image) {
     auto it = std::find_if(merged.begin(), merged.end(), [&](const Conv& m) {
       return m.c == c.c && m.o == c.o && m.hw == c.hw && m.k == c.k && m.s == c.s;
     });
-    if (it == merged.end()) merged.push_back(c);
-    else ++it->count;
+    if (it == merged.end())
+      merged.push_back(c);
+    else
+      ++it->count;
   }
   return merged;
 }
@@ -129,10 +130,13 @@ int main(int argc, char** argv) {
   dnnl::stream strm(eng);
   double total[3] = {0, 0, 0}, warm_total = 0, flops = 0;
   std::printf("ResNet-50 v1.5 convolutions, batch %lld, %lldx%lld, %s, oneDNN %d.%d, ISA %d\n",
-              static_cast<long long>(n), static_cast<long long>(image), static_cast<long long>(image), dtype.c_str(), dnnl_version()->major, dnnl_version()->minor,
-              static_cast<int>(dnnl::get_effective_cpu_isa()));
-  std::printf("cold-cache times (median of reps, each after a cache flush)\n%-26s %5s %10s %10s %10s %8s  %s\n", "shape", "count", "fwd ms", "bwd-d ms", "bwd-w ms", "fwd GF/s",
-              "implementations");
+              static_cast<long long>(n), static_cast<long long>(image),
+              static_cast<long long>(image), dtype.c_str(), dnnl_version()->major,
+              dnnl_version()->minor, static_cast<int>(dnnl::get_effective_cpu_isa()));
+  std::printf(
+      "cold-cache times (median of reps, each after a cache flush)\n%-26s %5s %10s %10s %10s %8s  "
+      "%s\n",
+      "shape", "count", "fwd ms", "bwd-d ms", "bwd-w ms", "fwd GF/s", "implementations");
   try {
     for (const Conv& c : ResNet50Convs(image)) {
       const int64_t ohw = c.out_hw(), p = c.k / 2;
@@ -143,32 +147,50 @@ int main(int argc, char** argv) {
       const md s_any(src, dt, any), w_any(wei, dt, any), d_any(dst, dt, any);
       using fwd_t = dnnl::convolution_forward;
       const fwd_t::primitive_desc fpd(
-          fwd_t::desc(dnnl::prop_kind::forward_training, dnnl::algorithm::convolution_direct, s_any, w_any,
-                      d_any, strides, pad_l, pad_r),
+          fwd_t::desc(dnnl::prop_kind::forward_training, dnnl::algorithm::convolution_direct, s_any,
+                      w_any, d_any, strides, pad_l, pad_r),
           eng);
       // backward: diff_dst in the format forward wrote, diff_src in the format forward read
       using bwd_d_t = dnnl::convolution_backward_data;
       using bwd_w_t = dnnl::convolution_backward_weights;
       const bwd_w_t::primitive_desc wpd(
-          bwd_w_t::desc(dnnl::algorithm::convolution_direct, fpd.src_desc(), w_any, fpd.dst_desc(), strides,
-                        pad_l, pad_r),
+          bwd_w_t::desc(dnnl::algorithm::convolution_direct, fpd.src_desc(), w_any, fpd.dst_desc(),
+                        strides, pad_l, pad_r),
           eng, fpd);
-      memory x = Mem(fpd.src_desc(), eng), w = Mem(fpd.weights_desc(), eng), y = Mem(fpd.dst_desc(), eng);
+      memory x = Mem(fpd.src_desc(), eng), w = Mem(fpd.weights_desc(), eng),
+             y = Mem(fpd.dst_desc(), eng);
       memory dw = Mem(wpd.diff_weights_desc(), eng);
       fwd_t fwd(fpd);
       bwd_w_t bwd_w(wpd);
       Timing t[3] = {};
-      t[0] = Seconds([&] { fwd.execute(strm, {{DNNL_ARG_SRC, x}, {DNNL_ARG_WEIGHTS, w}, {DNNL_ARG_DST, y}}); strm.wait(); }, reps);
-      t[2] = Seconds([&] { bwd_w.execute(strm, {{DNNL_ARG_SRC, x}, {DNNL_ARG_DIFF_DST, y}, {DNNL_ARG_DIFF_WEIGHTS, dw}}); strm.wait(); }, reps);
+      t[0] = Seconds(
+          [&] {
+            fwd.execute(strm, {{DNNL_ARG_SRC, x}, {DNNL_ARG_WEIGHTS, w}, {DNNL_ARG_DST, y}});
+            strm.wait();
+          },
+          reps);
+      t[2] = Seconds(
+          [&] {
+            bwd_w.execute(strm,
+                          {{DNNL_ARG_SRC, x}, {DNNL_ARG_DIFF_DST, y}, {DNNL_ARG_DIFF_WEIGHTS, dw}});
+            strm.wait();
+          },
+          reps);
       std::string impls = std::string(fpd.impl_info_str()) + ", ";
       if (c.c != 3) {  // the stem's data gradient is never needed
         const bwd_d_t::primitive_desc dpd(
-            bwd_d_t::desc(dnnl::algorithm::convolution_direct, fpd.src_desc(), w_any, fpd.dst_desc(), strides,
-                          pad_l, pad_r),
+            bwd_d_t::desc(dnnl::algorithm::convolution_direct, fpd.src_desc(), w_any,
+                          fpd.dst_desc(), strides, pad_l, pad_r),
             eng, fpd);
         memory wd = Mem(dpd.weights_desc(), eng), dx = Mem(dpd.diff_src_desc(), eng);
         bwd_d_t bwd_d(dpd);
-        t[1] = Seconds([&] { bwd_d.execute(strm, {{DNNL_ARG_DIFF_DST, y}, {DNNL_ARG_WEIGHTS, wd}, {DNNL_ARG_DIFF_SRC, dx}}); strm.wait(); }, reps);
+        t[1] = Seconds(
+            [&] {
+              bwd_d.execute(
+                  strm, {{DNNL_ARG_DIFF_DST, y}, {DNNL_ARG_WEIGHTS, wd}, {DNNL_ARG_DIFF_SRC, dx}});
+              strm.wait();
+            },
+            reps);
         impls += std::string(dpd.impl_info_str()) + ", ";
       }
       impls += wpd.impl_info_str();
@@ -178,16 +200,19 @@ int main(int argc, char** argv) {
       }
       flops += 2.0 * n * c.o * ohw * ohw * c.c * c.k * c.k * c.count * (c.c == 3 ? 2 : 3);
       const double gflop = 2.0 * n * c.o * ohw * ohw * c.c * c.k * c.k * 1e-9;
-      std::printf("%-26s %5d %10.2f %10.2f %10.2f %8.0f  %s\n", c.Name().c_str(), c.count, t[0].cold * 1e3,
-                  t[1].cold * 1e3, t[2].cold * 1e3, gflop / t[0].cold, impls.c_str());
+      std::printf("%-26s %5d %10.2f %10.2f %10.2f %8.0f  %s\n", c.Name().c_str(), c.count,
+                  t[0].cold * 1e3, t[1].cold * 1e3, t[2].cold * 1e3, gflop / t[0].cold,
+                  impls.c_str());
     }
   } catch (const dnnl::error& e) {
     std::fprintf(stderr, "oneDNN: %s (bfloat16 needs AVX512_BF16 or AMX)\n", e.what());
     return 1;
   }
   const double sum = total[0] + total[1] + total[2];
-  std::printf("floor: %.3f s/step (forward %.3f, backward data %.3f, backward weights %.3f) = %.2f img/s at "
-              "%.0f GFLOP/s (cold caches; warm: %.3f s/step = %.2f img/s)\n", sum, total[0], total[1], total[2],
-              n / sum, flops / sum * 1e-9, warm_total, n / warm_total);
+  std::printf(
+      "floor: %.3f s/step (forward %.3f, backward data %.3f, backward weights %.3f) = %.2f img/s "
+      "at "
+      "%.0f GFLOP/s (cold caches; warm: %.3f s/step = %.2f img/s)\n",
+      sum, total[0], total[1], total[2], n / sum, flops / sum * 1e-9, warm_total, n / warm_total);
   return 0;
 }

@@ -22,7 +22,8 @@ int main(int argc, char** argv) {
     opt.num_layers = argc > 4 ? std::atoi(argv[4]) : 50;
     Symbol net = models::ResNet(opt);
     const auto names = net.ListArguments();
-    std::map<std::string, GradReq> reqs{{"data", GradReq::kNull}, {"softmax_label", GradReq::kNull}};
+    std::map<std::string, GradReq> reqs{{"data", GradReq::kNull},
+                                        {"softmax_label", GradReq::kNull}};
     auto exe = Executor::SimpleBind(net, Device::CPU(), {{"data", Shape{batch, 3, 224, 224}}},
                                     {{"data", dtype}}, reqs);
     std::mt19937 rng(0);
@@ -31,16 +32,23 @@ int main(int argc, char** argv) {
       const NDArray& a = exe->arg_arrays()[i];
       std::vector<float> v(a.Size());
       const bool weight = names[i].find("weight") != std::string::npos;
-      const double scale = a.shape().ndim() > 1 ? std::sqrt(2.0 / a.shape().ProdRange(1, a.shape().ndim())) : 1.0;
+      const double scale =
+          a.shape().ndim() > 1 ? std::sqrt(2.0 / a.shape().ProdRange(1, a.shape().ndim())) : 1.0;
       std::normal_distribution<float> dist(0.f, static_cast<float>(scale));
-      for (auto& x : v) x = weight || names[i] == "data" ? dist(rng) : (names[i].find("gamma") != std::string::npos ? 1.f : 0.f);
+      for (auto& x : v)
+        x = weight || names[i] == "data"
+                ? dist(rng)
+                : (names[i].find("gamma") != std::string::npos ? 1.f : 0.f);
       if (names[i] == "softmax_label")
         for (auto& x : v) x = static_cast<float>(rng() % 1000);
       a.CopyFromBuffer(v.data(), DType::kFloat32);
-      if (exe->grad_reqs()[i] != GradReq::kNull) moms[i] = NDArray::Zeros(a.shape(), Device::CPU(), a.dtype());
+      if (exe->grad_reqs()[i] != GradReq::kNull)
+        moms[i] = NDArray::Zeros(a.shape(), Device::CPU(), a.dtype());
     }
     for (const auto& a : exe->aux_arrays()) a.Fill(0.0);
-    const std::map<std::string, std::string> sgd{{"lr", "0.01"}, {"momentum", "0.9"}, {"wd", "0.0001"},
+    const std::map<std::string, std::string> sgd{{"lr", "0.01"},
+                                                 {"momentum", "0.9"},
+                                                 {"wd", "0.0001"},
                                                  {"rescale_grad", FormatParam(1.0 / batch)}};
     auto step = [&] {
       exe->Forward(true);
@@ -61,7 +69,8 @@ int main(int argc, char** argv) {
     std::sort(times.begin(), times.end());
     const double med = times[times.size() / 2];
     std::printf("ResNet-%d v%s (C++), batch %d, %s: %.2f img/s, %.1f ms/step (median of %d)\n",
-                opt.num_layers, opt.version.c_str(), batch, DTypeName(dtype), batch / med, med * 1e3, steps);
+                opt.num_layers, opt.version.c_str(), batch, DTypeName(dtype), batch / med,
+                med * 1e3, steps);
     auto prof = exe->OpProfile();
     std::vector<std::pair<double, std::string>> rows;
     for (const auto& kv : prof) rows.emplace_back(kv.second.first, kv.first);

@@ -88,7 +88,9 @@ int main(int argc, char** argv) {
         a.CopyFromBuffer(w.data(), DType::kFloat32);
       }
     }
-    const std::map<std::string, std::string> sgd{{"lr", "0.1"}, {"momentum", "0.9"}, {"wd", "0.0001"},
+    const std::map<std::string, std::string> sgd{{"lr", "0.1"},
+                                                 {"momentum", "0.9"},
+                                                 {"wd", "0.0001"},
                                                  {"rescale_grad", FormatParam(1.0 / batch)}};
     std::vector<int> order(train.rows);
     std::iota(order.begin(), order.end(), 0);
@@ -98,7 +100,8 @@ int main(int argc, char** argv) {
       std::shuffle(order.begin(), order.end(), rng);
       for (int b = 0; b + batch <= train.rows; b += batch) {
         for (int i = 0; i < batch; ++i) {
-          std::copy_n(&train.x[static_cast<size_t>(order[b + i]) * train.cols], train.cols, &xb[i * train.cols]);
+          std::copy_n(&train.x[static_cast<size_t>(order[b + i]) * train.cols], train.cols,
+                      &xb[i * train.cols]);
           yb[i] = train.y[order[b + i]];
         }
         exe->arg_arrays()[0].CopyFromBuffer(xb.data(), DType::kFloat32);
@@ -110,9 +113,11 @@ int main(int argc, char** argv) {
                  {exe->arg_arrays()[i]});
       }
       if ((epoch + 1) % 10 == 0)
-        std::printf("epoch %2d  held-out accuracy %.4f\n", epoch + 1, Accuracy(exe.get(), test, batch));
+        std::printf("epoch %2d  held-out accuracy %.4f\n", epoch + 1,
+                    Accuracy(exe.get(), test, batch));
     }
-    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double secs =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const double acc = Accuracy(exe.get(), test, batch);
     const MemoryReport& r = exe->memory_report();
     std::printf("trained %d epochs in %.2f s; held-out accuracy %.4f\n", epochs, secs, acc);

@@ -5,7 +5,8 @@
  *   train_resnet50 --amp none             # float32
  *   train_resnet50 --resume --num-epochs 5
  *   train_resnet50 --benchmark --image-shape 3,224,224
- *   train_resnet50 --data-train train.rec --data-val val.rec --num-classes 1000 --image-shape 3,224,224
+ *   train_resnet50 --data-train train.rec --data-val val.rec --num-classes 1000 --image-shape
+ * 3,224,224
  *
  * Checkpoints (prefix-symbol.json, prefix-%04d.params, prefix-%04d.states) and the JSON-lines log
  * are the Python Module's formats: either program resumes the other's run, and
@@ -16,6 +17,7 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <boost/program_options.hpp>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -25,8 +27,6 @@
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <boost/program_options.hpp>
 
 #include "symnet/symnet.h"
 
@@ -40,12 +40,16 @@ using namespace symnet;  // NOLINT: an example reads better without prefixes
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double Seconds(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
+double Seconds(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double>(b - a).count();
+}
 
 struct Args {
-  std::string network, version, amp, image_shape_text, data_train, data_val, lr_schedule, lr_step_epochs;
+  std::string network, version, amp, image_shape_text, data_train, data_val, lr_schedule,
+      lr_step_epochs;
   std::string work_dir, model_prefix, log, run;
-  int num_layers = 50, batch_size = 0, num_classes = 0, num_epochs = 6, num_iters = 0, disp_batches = 10;
+  int num_layers = 50, batch_size = 0, num_classes = 0, num_epochs = 6, num_iters = 0,
+      disp_batches = 10;
   int data_nthreads = 2;
   double lr = 0.05, lr_factor = 0.1, warmup_epochs = 0.5, wd = 5e-5, mom = 0.9, label_smoothing = 0;
   bool synthetic = false, resume = false, benchmark = false, compare = false, no_zero_gamma = false;
@@ -152,11 +156,13 @@ void Benchmark(const Args& a) {
   }
   std::sort(times.begin(), times.end());
   const double med = times[times.size() / 2];
-  std::printf("benchmark (C++): resnet-%d v%s %s, batch %d, %lldx%lldx%lld: %.2f img/s (median of %d steps, "
-              "%.1f ms/step; %d warm-up steps excluded), activation arena %.1f MB\n",
-              a.num_layers, a.version.c_str(), a.run.c_str(), a.batch_size, (long long)a.image_shape[0],
-              (long long)a.image_shape[1], (long long)a.image_shape[2], a.batch_size / med, steps, med * 1e3,
-              warmup, tr->executor().memory_report().arena_bytes / 1048576.0);
+  std::printf(
+      "benchmark (C++): resnet-%d v%s %s, batch %d, %lldx%lldx%lld: %.2f img/s (median of %d "
+      "steps, "
+      "%.1f ms/step; %d warm-up steps excluded), activation arena %.1f MB\n",
+      a.num_layers, a.version.c_str(), a.run.c_str(), a.batch_size, (long long)a.image_shape[0],
+      (long long)a.image_shape[1], (long long)a.image_shape[2], a.batch_size / med, steps,
+      med * 1e3, warmup, tr->executor().memory_report().arena_bytes / 1048576.0);
 }
 
 struct Summary {
@@ -181,7 +187,8 @@ Summary Train(const Args& a) {
   const std::string run_dir = a.work_dir + "/" + a.run;
   std::string cmd = "mkdir -p '" + run_dir + "'";
   SYMNET_CHECK(std::system(cmd.c_str()) == 0) << "cannot create " << run_dir;
-  const std::string prefix = a.model_prefix.empty() ? run_dir + "/resnet" + std::to_string(a.num_layers) : a.model_prefix;
+  const std::string prefix =
+      a.model_prefix.empty() ? run_dir + "/resnet" + std::to_string(a.num_layers) : a.model_prefix;
   const std::string log_path = a.log.empty() ? a.work_dir + "/" + a.run + ".cpp.jsonl" : a.log;
 
   std::unique_ptr<ImageRecordIter> train_it, val_it;
@@ -200,8 +207,9 @@ Summary Train(const Args& a) {
       train_rec = tag + "_train.rec";
       val_rec = tag + "_val.rec";
       if (!FileExists(train_rec) || !FileExists(val_rec)) {
-        const std::string build = "python3 '" SYMNET_SOURCE_DIR "/example/resnet50/digits_data.py' '" + dir + "' " +
-                                  std::to_string(a.image_shape[1]);
+        const std::string build = "python3 '" SYMNET_SOURCE_DIR
+                                  "/example/resnet50/digits_data.py' '" +
+                                  dir + "' " + std::to_string(a.image_shape[1]);
         std::printf("building the digits data set: %s\n", build.c_str());
         SYMNET_CHECK(std::system(build.c_str()) == 0)
             << "could not build the built-in data set (needs python3 with symnet, scikit-learn and "
@@ -229,15 +237,18 @@ Summary Train(const Args& a) {
   int begin_epoch = 0;
   if (a.resume) {
     begin_epoch = NewestCheckpoint(prefix);
-    SYMNET_CHECK(begin_epoch > 0) << "--resume: no checkpoint with optimizer state matches " << prefix << "-NNNN.params";
-    std::printf("resuming from %s-%04d.params (optimizer and loss-scaler state included)\n", prefix.c_str(), begin_epoch);
+    SYMNET_CHECK(begin_epoch > 0) << "--resume: no checkpoint with optimizer state matches "
+                                  << prefix << "-NNNN.params";
+    std::printf("resuming from %s-%04d.params (optimizer and loss-scaler state included)\n",
+                prefix.c_str(), begin_epoch);
     tr->LoadCheckpoint(prefix, begin_epoch, true);
   } else {
     tr->InitParams(a.seed);
   }
-  std::printf("training resnet-%d v%s (%s, C++) on %s: %lld images/epoch, batch %d, epochs %d..%d\n", a.num_layers,
-              a.version.c_str(), a.run.c_str(), source.c_str(), (long long)(batches_per_epoch * a.batch_size),
-              a.batch_size, begin_epoch + 1, a.num_epochs);
+  std::printf(
+      "training resnet-%d v%s (%s, C++) on %s: %lld images/epoch, batch %d, epochs %d..%d\n",
+      a.num_layers, a.version.c_str(), a.run.c_str(), source.c_str(),
+      (long long)(batches_per_epoch * a.batch_size), a.batch_size, begin_epoch + 1, a.num_epochs);
   std::ofstream log(log_path, a.resume ? std::ios::app : std::ios::trunc);
   SYMNET_CHECK(log.good()) << "cannot write the log " << log_path;
 
@@ -273,31 +284,38 @@ Summary Train(const Args& a) {
       if (nbatch > 1) timed_images += a.batch_size, timed_seconds += dt;  // first batch: set-up
       char rec[512];
       std::snprintf(rec, sizeof(rec),
-                    "{\"run\": \"%s\", \"epoch\": %d, \"batch\": %lld, \"img_per_s\": %.3f, \"accuracy\": %.6f, "
+                    "{\"run\": \"%s\", \"epoch\": %d, \"batch\": %lld, \"img_per_s\": %.3f, "
+                    "\"accuracy\": %.6f, "
                     "\"cross-entropy\": %.6f, \"loss_scale\": %g, \"lr\": %.6g}\n",
-                    a.run.c_str(), epoch, (long long)nbatch, a.batch_size / std::max(dt, 1e-9), batch_m.accuracy(),
-                    batch_m.cross_entropy(), scale_before, tr->current_lr());
+                    a.run.c_str(), epoch, (long long)nbatch, a.batch_size / std::max(dt, 1e-9),
+                    batch_m.accuracy(), batch_m.cross_entropy(), scale_before, tr->current_lr());
       log << rec << std::flush;
       if (nbatch % a.disp_batches == 0) {
         const double speed = a.disp_batches * a.batch_size / Seconds(t_window, now);
-        std::printf("Epoch[%d] Batch [%lld]\tSpeed: %.2f samples/sec\taccuracy=%f\tcross-entropy=%f\tloss_scale=%g\n",
-                    epoch, (long long)nbatch, speed, window.accuracy(), window.cross_entropy(), tr->loss_scale());
+        std::printf(
+            "Epoch[%d] Batch [%lld]\tSpeed: %.2f "
+            "samples/sec\taccuracy=%f\tcross-entropy=%f\tloss_scale=%g\n",
+            epoch, (long long)nbatch, speed, window.accuracy(), window.cross_entropy(),
+            tr->loss_scale());
         std::fflush(stdout);
         window.Reset();
         t_window = now;
       }
     }
     if (train_it) train_it->Reset();
-    std::printf("Epoch[%d] Train-accuracy=%f\nEpoch[%d] Train-cross-entropy=%f\nEpoch[%d] Time cost=%.3f\n", epoch,
-                epoch_m.accuracy(), epoch, epoch_m.cross_entropy(), epoch, Seconds(t_epoch, Clock::now()));
+    std::printf(
+        "Epoch[%d] Train-accuracy=%f\nEpoch[%d] Train-cross-entropy=%f\nEpoch[%d] Time cost=%.3f\n",
+        epoch, epoch_m.accuracy(), epoch, epoch_m.cross_entropy(), epoch,
+        Seconds(t_epoch, Clock::now()));
     tr->SaveCheckpoint(prefix, epoch + 1, true);
     if (val_it) {
       train::Metrics vm;
       Evaluate(tr.get(), val_it.get(), &vm);
-      std::printf("Epoch[%d] Validation-accuracy=%f\nEpoch[%d] Validation-cross-entropy=%f\n", epoch, vm.accuracy(),
-                  epoch, vm.cross_entropy());
-      log << "{\"run\": \"" << a.run << "\", \"epoch\": " << epoch << ", \"batch\": " << batches_per_epoch
-          << ", \"val_accuracy\": " << vm.accuracy() << ", \"val_cross-entropy\": " << vm.cross_entropy() << "}\n"
+      std::printf("Epoch[%d] Validation-accuracy=%f\nEpoch[%d] Validation-cross-entropy=%f\n",
+                  epoch, vm.accuracy(), epoch, vm.cross_entropy());
+      log << "{\"run\": \"" << a.run << "\", \"epoch\": " << epoch
+          << ", \"batch\": " << batches_per_epoch << ", \"val_accuracy\": " << vm.accuracy()
+          << ", \"val_cross-entropy\": " << vm.cross_entropy() << "}\n"
           << std::flush;
     }
     std::fflush(stdout);
@@ -313,11 +331,15 @@ Summary Train(const Args& a) {
   s.peak_rss_mb = PeakRssMB();
   s.seconds = Seconds(t_start, Clock::now());
   char acc[64] = "n/a";
-  if (s.val_accuracy >= 0) std::snprintf(acc, sizeof(acc), "%.3f (chance %.3f)", s.val_accuracy, 1.0 / a.num_classes);
-  std::printf("SUMMARY resnet-%d v%s %s (C++): %d epochs in %.0f s, %.1f img/s, loss scale %g (%lld skipped steps), "
-              "validation accuracy %s; checkpoint %s-%04d.params, log %s\n",
-              a.num_layers, a.version.c_str(), a.run.c_str(), a.num_epochs, s.seconds, s.img_per_s, tr->loss_scale(),
-              (long long)tr->num_skipped(), acc, prefix.c_str(), a.num_epochs, log_path.c_str());
+  if (s.val_accuracy >= 0)
+    std::snprintf(acc, sizeof(acc), "%.3f (chance %.3f)", s.val_accuracy, 1.0 / a.num_classes);
+  std::printf(
+      "SUMMARY resnet-%d v%s %s (C++): %d epochs in %.0f s, %.1f img/s, loss scale %g (%lld "
+      "skipped steps), "
+      "validation accuracy %s; checkpoint %s-%04d.params, log %s\n",
+      a.num_layers, a.version.c_str(), a.run.c_str(), a.num_epochs, s.seconds, s.img_per_s,
+      tr->loss_scale(), (long long)tr->num_skipped(), acc, prefix.c_str(), a.num_epochs,
+      log_path.c_str());
   return s;
 }
 
@@ -325,40 +347,49 @@ Summary Train(const Args& a) {
 
 int main(int argc, char** argv) {
   Args a;
-  po::options_description desc("train_resnet50: ResNet training with symnet (C++); options as example/resnet50/train.py");
-  desc.add_options()("help,h", "this help")
-      ("network", po::value(&a.network)->default_value("resnet"), "network family (resnet)")
-      ("num-layers", po::value(&a.num_layers)->default_value(50), "18, 34, 50, 101, 152")
-      ("version", po::value(&a.version)->default_value("1.5"), "1 or 1.5")
-      ("amp", po::value(&a.amp)->default_value("auto"), "auto (what the CPU or GPU runs natively), bfloat16, float16 or none (float32)")
-      ("batch-size", po::value(&a.batch_size)->default_value(0), "batch size (0: 16 on the built-in data, else 32)")
-      ("image-shape", po::value(&a.image_shape_text), "C,H,W (default 3,24,24 on the built-in data, else 3,224,224)")
-      ("num-classes", po::value(&a.num_classes), "default 10 on the built-in data, else 1000")
-      ("data-train", po::value(&a.data_train), ".rec of training images (default: built-in digits)")
-      ("data-val", po::value(&a.data_val), ".rec of validation images")
-      ("synthetic", po::bool_switch(&a.synthetic), "train on random data")
-      ("num-epochs", po::value(&a.num_epochs)->default_value(6), "epochs")
-      ("num-iters", po::value(&a.num_iters)->default_value(0), "end each epoch after this many batches "
-                                                                "(with --benchmark: timed steps)")
-      ("lr", po::value(&a.lr)->default_value(0.05), "base learning rate")
-      ("lr-schedule", po::value(&a.lr_schedule)->default_value("cosine"), "step or cosine")
-      ("lr-step-epochs", po::value(&a.lr_step_epochs)->default_value("30,60,80"), "epochs where step lowers the lr")
-      ("lr-factor", po::value(&a.lr_factor)->default_value(0.1), "step factor")
-      ("warmup-epochs", po::value(&a.warmup_epochs)->default_value(0.5), "linear warmup")
-      ("wd", po::value(&a.wd)->default_value(5e-5), "weight decay (weights and gammas)")
-      ("mom", po::value(&a.mom)->default_value(0.9), "momentum")
-      ("label-smoothing", po::value(&a.label_smoothing)->default_value(0.0), "SoftmaxOutput smooth_alpha")
-      ("no-zero-gamma", po::bool_switch(&a.no_zero_gamma), "all BatchNorm gammas start at 1")
-      ("work-dir", po::value(&a.work_dir)->default_value(SYMNET_SOURCE_DIR "/build/resnet50_example"),
-       "data, checkpoints, logs")
-      ("model-prefix", po::value(&a.model_prefix), "checkpoint prefix (default WORK_DIR/<run>/resnet<layers>)")
-      ("resume", po::bool_switch(&a.resume), "continue from the newest checkpoint")
-      ("benchmark", po::bool_switch(&a.benchmark), "synthetic data, time --num-iters steps after warm-up")
-      ("compare", po::bool_switch(&a.compare), "train float32, then AMP, and print a table")
-      ("seed", po::value(&a.seed)->default_value(0), "random seed")
-      ("log", po::value(&a.log), "JSON-lines log (default WORK_DIR/<run>.cpp.jsonl)")
-      ("disp-batches", po::value(&a.disp_batches)->default_value(10), "log every N batches")
-      ("data-nthreads", po::value(&a.data_nthreads)->default_value(2), "decoding threads");
+  po::options_description desc(
+      "train_resnet50: ResNet training with symnet (C++); options as example/resnet50/train.py");
+  desc.add_options()("help,h", "this help")(
+      "network", po::value(&a.network)->default_value("resnet"), "network family (resnet)")(
+      "num-layers", po::value(&a.num_layers)->default_value(50), "18, 34, 50, 101, 152")(
+      "version", po::value(&a.version)->default_value("1.5"), "1 or 1.5")(
+      "amp", po::value(&a.amp)->default_value("auto"),
+      "auto (what the CPU or GPU runs natively), bfloat16, float16 or none (float32)")(
+      "batch-size", po::value(&a.batch_size)->default_value(0),
+      "batch size (0: 16 on the built-in data, else 32)")(
+      "image-shape", po::value(&a.image_shape_text),
+      "C,H,W (default 3,24,24 on the built-in data, else 3,224,224)")(
+      "num-classes", po::value(&a.num_classes), "default 10 on the built-in data, else 1000")(
+      "data-train", po::value(&a.data_train), ".rec of training images (default: built-in digits)")(
+      "data-val", po::value(&a.data_val), ".rec of validation images")(
+      "synthetic", po::bool_switch(&a.synthetic), "train on random data")(
+      "num-epochs", po::value(&a.num_epochs)->default_value(6), "epochs")(
+      "num-iters", po::value(&a.num_iters)->default_value(0),
+      "end each epoch after this many batches "
+      "(with --benchmark: timed steps)")("lr", po::value(&a.lr)->default_value(0.05),
+                                         "base learning rate")(
+      "lr-schedule", po::value(&a.lr_schedule)->default_value("cosine"), "step or cosine")(
+      "lr-step-epochs", po::value(&a.lr_step_epochs)->default_value("30,60,80"),
+      "epochs where step lowers the lr")("lr-factor", po::value(&a.lr_factor)->default_value(0.1),
+                                         "step factor")(
+      "warmup-epochs", po::value(&a.warmup_epochs)->default_value(0.5), "linear warmup")(
+      "wd", po::value(&a.wd)->default_value(5e-5), "weight decay (weights and gammas)")(
+      "mom", po::value(&a.mom)->default_value(0.9), "momentum")(
+      "label-smoothing", po::value(&a.label_smoothing)->default_value(0.0),
+      "SoftmaxOutput smooth_alpha")("no-zero-gamma", po::bool_switch(&a.no_zero_gamma),
+                                    "all BatchNorm gammas start at 1")(
+      "work-dir",
+      po::value(&a.work_dir)->default_value(SYMNET_SOURCE_DIR "/build/resnet50_example"),
+      "data, checkpoints, logs")("model-prefix", po::value(&a.model_prefix),
+                                 "checkpoint prefix (default WORK_DIR/<run>/resnet<layers>)")(
+      "resume", po::bool_switch(&a.resume), "continue from the newest checkpoint")(
+      "benchmark", po::bool_switch(&a.benchmark),
+      "synthetic data, time --num-iters steps after warm-up")(
+      "compare", po::bool_switch(&a.compare), "train float32, then AMP, and print a table")(
+      "seed", po::value(&a.seed)->default_value(0), "random seed")(
+      "log", po::value(&a.log), "JSON-lines log (default WORK_DIR/<run>.cpp.jsonl)")(
+      "disp-batches", po::value(&a.disp_batches)->default_value(10), "log every N batches")(
+      "data-nthreads", po::value(&a.data_nthreads)->default_value(2), "decoding threads");
   try {
     po::variables_map vm;
     po::store(po::parse_command_line(argc, argv, desc), vm);
@@ -367,7 +398,8 @@ int main(int argc, char** argv) {
       std::cout << desc << "\n";
       return 0;
     }
-    SYMNET_CHECK(a.network == "resnet") << "--network: only resnet is built in, got '" << a.network << "'";
+    SYMNET_CHECK(a.network == "resnet")
+        << "--network: only resnet is built in, got '" << a.network << "'";
     SYMNET_CHECK(a.amp == "auto" || a.amp == "bfloat16" || a.amp == "float16" || a.amp == "none")
         << "--amp must be auto, bfloat16, float16 or none, got '" << a.amp << "'";
     if (a.amp == "auto") {  // what the hardware runs natively (float32 where 16-bit is slower)
@@ -378,11 +410,14 @@ int main(int argc, char** argv) {
     }
     SYMNET_CHECK(a.lr_schedule == "cosine" || a.lr_schedule == "step")
         << "--lr-schedule must be step or cosine, got '" << a.lr_schedule << "'";
-    SYMNET_CHECK(a.batch_size >= 0 && a.disp_batches > 0) << "--batch-size must not be negative and --disp-batches must be positive";
+    SYMNET_CHECK(a.batch_size >= 0 && a.disp_batches > 0)
+        << "--batch-size must not be negative and --disp-batches must be positive";
     a.builtin = a.data_train.empty() && !a.synthetic && !a.benchmark;
-    a.image_shape = ParseShape(a.image_shape_text.empty() ? (a.builtin ? "3,24,24" : "3,224,224") : a.image_shape_text);
+    a.image_shape = ParseShape(a.image_shape_text.empty() ? (a.builtin ? "3,24,24" : "3,224,224")
+                                                          : a.image_shape_text);
     if (a.num_classes == 0) a.num_classes = a.builtin ? 10 : 1000;
-    if (a.batch_size == 0) a.batch_size = a.builtin ? 16 : 32;  // 1,437 training images: more, smaller steps
+    if (a.batch_size == 0)
+      a.batch_size = a.builtin ? 16 : 32;  // 1,437 training images: more, smaller steps
     a.run = a.amp == "none" ? "float32" : "amp-" + a.amp;
     if (a.benchmark) {
       Benchmark(a);
@@ -395,19 +430,27 @@ int main(int argc, char** argv) {
       const Summary s1 = Train(f32), s2 = Train(amp);
       std::printf("\n%-16s %10s %14s %12s %10s\n", "run", "img/s", "arena MB", "val acc", "time s");
       for (const Summary* s : {&s1, &s2})
-        std::printf("%-16s %10.2f %14.1f %12.3f %10.0f\n", s->run.c_str(), s->img_per_s, s->arena_mb,
-                    s->val_accuracy, s->seconds);
-      std::printf("AMP / float32: %.2fx img/s, %.2fx activation memory (peak RSS of the process: %.0f MB); "
-                  "curves: python3 -c \"import symnet; symnet.viz.plot_training({'float32': '%s/float32.cpp.jsonl', "
-                  "'%s': '%s/%s.cpp.jsonl'}, 'compare_cpp.png')\"\n",
-                  s2.img_per_s / s1.img_per_s, s2.arena_mb / s1.arena_mb, PeakRssMB(), a.work_dir.c_str(),
-                  amp.run.c_str(), a.work_dir.c_str(), amp.run.c_str());
+        std::printf("%-16s %10.2f %14.1f %12.3f %10.0f\n", s->run.c_str(), s->img_per_s,
+                    s->arena_mb, s->val_accuracy, s->seconds);
+      std::printf(
+          "AMP / float32: %.2fx img/s, %.2fx activation memory (peak RSS of the process: %.0f MB); "
+          "curves: python3 -c \"import symnet; symnet.viz.plot_training({'float32': "
+          "'%s/float32.cpp.jsonl', "
+          "'%s': '%s/%s.cpp.jsonl'}, 'compare_cpp.png')\"\n",
+          s2.img_per_s / s1.img_per_s, s2.arena_mb / s1.arena_mb, PeakRssMB(), a.work_dir.c_str(),
+          amp.run.c_str(), a.work_dir.c_str(), amp.run.c_str());
     } else {
       Train(a);
     }
     return 0;
   } catch (const po::error& e) {
-    std::fprintf(stderr, "error: %s\n%s", e.what(), [&] { std::ostringstream os; os << desc; return os.str(); }().c_str());
+    std::fprintf(stderr, "error: %s\n%s", e.what(),
+                 [&] {
+                   std::ostringstream os;
+                   os << desc;
+                   return os.str();
+                 }()
+                     .c_str());
     return 2;
   } catch (const Error& e) {
     std::fprintf(stderr, "error: %s\n", e.what());

@@ -1,4 +1,5 @@
-/*! \brief Errors and check macros: every failure becomes a symnet::Error with a readable message. */
+/*! \brief Errors and check macros: every failure becomes a symnet::Error with a readable message.
+ */
 #ifndef SYMNET_BASE_H_
 #define SYMNET_BASE_H_
 
@@ -42,7 +43,8 @@ class MessageStream {
   std::ostringstream os_;
 };
 
-/*! \brief `ErrorThrower() = stream` throws; `=` binds looser than `<<`, so the message is complete. */
+/*! \brief `ErrorThrower() = stream` throws; `=` binds looser than `<<`, so the message is complete.
+ */
 struct ErrorThrower {
   [[noreturn]] void operator=(const MessageStream& s) const { throw Error(s.str()); }
 };
@@ -59,11 +61,16 @@ struct ErrorThrower {
   } else                   \
     SYMNET_THROW
 
-#define SYMNET_CHECK_EQ(a, b) SYMNET_CHECK((a) == (b)) << "expected " #a " == " #b ": " << (a) << " vs " << (b) << ". "
-#define SYMNET_CHECK_LT(a, b) SYMNET_CHECK((a) < (b)) << "expected " #a " < " #b ": " << (a) << " vs " << (b) << ". "
-#define SYMNET_CHECK_LE(a, b) SYMNET_CHECK((a) <= (b)) << "expected " #a " <= " #b ": " << (a) << " vs " << (b) << ". "
-#define SYMNET_CHECK_GE(a, b) SYMNET_CHECK((a) >= (b)) << "expected " #a " >= " #b ": " << (a) << " vs " << (b) << ". "
-#define SYMNET_CHECK_GT(a, b) SYMNET_CHECK((a) > (b)) << "expected " #a " > " #b ": " << (a) << " vs " << (b) << ". "
+#define SYMNET_CHECK_EQ(a, b) \
+  SYMNET_CHECK((a) == (b)) << "expected " #a " == " #b ": " << (a) << " vs " << (b) << ". "
+#define SYMNET_CHECK_LT(a, b) \
+  SYMNET_CHECK((a) < (b)) << "expected " #a " < " #b ": " << (a) << " vs " << (b) << ". "
+#define SYMNET_CHECK_LE(a, b) \
+  SYMNET_CHECK((a) <= (b)) << "expected " #a " <= " #b ": " << (a) << " vs " << (b) << ". "
+#define SYMNET_CHECK_GE(a, b) \
+  SYMNET_CHECK((a) >= (b)) << "expected " #a " >= " #b ": " << (a) << " vs " << (b) << ". "
+#define SYMNET_CHECK_GT(a, b) \
+  SYMNET_CHECK((a) > (b)) << "expected " #a " > " #b ": " << (a) << " vs " << (b) << ". "
 
 /*! \brief Marks a function usable on host and device (CUDA) alike. */
 #if defined(__CUDACC__)

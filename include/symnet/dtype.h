@@ -41,7 +41,7 @@ SYMNET_XINLINE uint16_t FloatToHalfBits(float f) {
   }
   if (abs >= 0x477ff000u) return static_cast<uint16_t>(sign | 0x7c00u);  // rounds to inf
   if (abs < 0x38800000u) {                                               // half subnormal or zero
-    if (abs < 0x33000000u) return static_cast<uint16_t>(sign);           // below half of min subnormal
+    if (abs < 0x33000000u) return static_cast<uint16_t>(sign);  // below half of min subnormal
     const uint32_t exp = abs >> 23;
     const uint32_t mant = (abs & 0x7fffffu) | 0x800000u;
     const uint32_t shift = 126u - exp;  // 14..24
@@ -159,9 +159,9 @@ using AccType = typename AccTypeOf<T>::type;
 /*! \brief Compile-time DType of a C++ type. */
 template <typename T>
 struct DTypeOf;
-#define SYMNET_DTYPE_OF(T, D) \
-  template <>                 \
-  struct DTypeOf<T> {         \
+#define SYMNET_DTYPE_OF(T, D)         \
+  template <>                         \
+  struct DTypeOf<T> {                 \
     static constexpr DType value = D; \
   };
 SYMNET_DTYPE_OF(float, DType::kFloat32)
@@ -179,7 +179,8 @@ SYMNET_DTYPE_OF(bool, DType::kBool)
 size_t DTypeSize(DType t);
 /*! \brief numpy-style name: "float32", "bfloat16", ... */
 const char* DTypeName(DType t);
-/*! \brief Parses a numpy-style name (also accepts MXNet's flag number as text); throws on others. */
+/*! \brief Parses a numpy-style name (also accepts MXNet's flag number as text); throws on others.
+ */
 DType DTypeFromName(const std::string& name);
 /*! \brief Whether `v` is one of the flags above. */
 bool IsValidDTypeFlag(int v);
@@ -193,11 +194,16 @@ inline bool IsFloatType(DType t) {
  */
 inline int FloatWidthRank(DType t) {
   switch (t) {
-    case DType::kFloat64: return 4;
-    case DType::kFloat32: return 3;
-    case DType::kFloat16: return 2;
-    case DType::kBFloat16: return 1;
-    default: return 0;
+    case DType::kFloat64:
+      return 4;
+    case DType::kFloat32:
+      return 3;
+    case DType::kFloat16:
+      return 2;
+    case DType::kBFloat16:
+      return 1;
+    default:
+      return 0;
   }
 }
 /*! \brief Converts n elements between any two dtypes (value conversion, rounding to nearest). */
@@ -214,39 +220,39 @@ std::ostream& operator<<(std::ostream& os, DType t);
   } break;
 
 /*! \brief Runs the body with NAME bound to the C++ type of a floating dtype. */
-#define SYMNET_FLOAT_TYPE_SWITCH(dtype, NAME, ...)                                      \
-  switch (dtype) {                                                                      \
-    SYMNET_TYPE_CASE_(::symnet::DType::kFloat32, float, NAME, __VA_ARGS__)              \
-    SYMNET_TYPE_CASE_(::symnet::DType::kFloat64, double, NAME, __VA_ARGS__)             \
-    SYMNET_TYPE_CASE_(::symnet::DType::kFloat16, ::symnet::half_t, NAME, __VA_ARGS__)   \
-    SYMNET_TYPE_CASE_(::symnet::DType::kBFloat16, ::symnet::bf16_t, NAME, __VA_ARGS__)  \
-    default:                                                                            \
+#define SYMNET_FLOAT_TYPE_SWITCH(dtype, NAME, ...)                                           \
+  switch (dtype) {                                                                           \
+    SYMNET_TYPE_CASE_(::symnet::DType::kFloat32, float, NAME, __VA_ARGS__)                   \
+    SYMNET_TYPE_CASE_(::symnet::DType::kFloat64, double, NAME, __VA_ARGS__)                  \
+    SYMNET_TYPE_CASE_(::symnet::DType::kFloat16, ::symnet::half_t, NAME, __VA_ARGS__)        \
+    SYMNET_TYPE_CASE_(::symnet::DType::kBFloat16, ::symnet::bf16_t, NAME, __VA_ARGS__)       \
+    default:                                                                                 \
       SYMNET_THROW << "this operation supports float32, float64, float16 and bfloat16, not " \
-                   << (dtype);                                                          \
+                   << (dtype);                                                               \
   }
 
 /*! \brief Runs the body with NAME bound to the C++ type of float32 or float64. */
-#define SYMNET_REAL_TYPE_SWITCH(dtype, NAME, ...)                                      \
-  switch (dtype) {                                                                     \
-    SYMNET_TYPE_CASE_(::symnet::DType::kFloat32, float, NAME, __VA_ARGS__)             \
-    SYMNET_TYPE_CASE_(::symnet::DType::kFloat64, double, NAME, __VA_ARGS__)            \
-    default:                                                                           \
-      SYMNET_THROW << "this operation supports float32 and float64, not " << (dtype);  \
+#define SYMNET_REAL_TYPE_SWITCH(dtype, NAME, ...)                                     \
+  switch (dtype) {                                                                    \
+    SYMNET_TYPE_CASE_(::symnet::DType::kFloat32, float, NAME, __VA_ARGS__)            \
+    SYMNET_TYPE_CASE_(::symnet::DType::kFloat64, double, NAME, __VA_ARGS__)           \
+    default:                                                                          \
+      SYMNET_THROW << "this operation supports float32 and float64, not " << (dtype); \
   }
 
 /*! \brief Runs the body with NAME bound to the C++ type of any dtype. */
-#define SYMNET_TYPE_SWITCH(dtype, NAME, ...)                                            \
-  switch (dtype) {                                                                      \
-    SYMNET_TYPE_CASE_(::symnet::DType::kFloat32, float, NAME, __VA_ARGS__)              \
-    SYMNET_TYPE_CASE_(::symnet::DType::kFloat64, double, NAME, __VA_ARGS__)             \
-    SYMNET_TYPE_CASE_(::symnet::DType::kFloat16, ::symnet::half_t, NAME, __VA_ARGS__)   \
-    SYMNET_TYPE_CASE_(::symnet::DType::kBFloat16, ::symnet::bf16_t, NAME, __VA_ARGS__)  \
-    SYMNET_TYPE_CASE_(::symnet::DType::kUint8, uint8_t, NAME, __VA_ARGS__)              \
-    SYMNET_TYPE_CASE_(::symnet::DType::kInt8, int8_t, NAME, __VA_ARGS__)                \
-    SYMNET_TYPE_CASE_(::symnet::DType::kInt32, int32_t, NAME, __VA_ARGS__)              \
-    SYMNET_TYPE_CASE_(::symnet::DType::kInt64, int64_t, NAME, __VA_ARGS__)              \
-    SYMNET_TYPE_CASE_(::symnet::DType::kBool, bool, NAME, __VA_ARGS__)                  \
-    default:                                                                            \
+#define SYMNET_TYPE_SWITCH(dtype, NAME, ...)                                           \
+  switch (dtype) {                                                                     \
+    SYMNET_TYPE_CASE_(::symnet::DType::kFloat32, float, NAME, __VA_ARGS__)             \
+    SYMNET_TYPE_CASE_(::symnet::DType::kFloat64, double, NAME, __VA_ARGS__)            \
+    SYMNET_TYPE_CASE_(::symnet::DType::kFloat16, ::symnet::half_t, NAME, __VA_ARGS__)  \
+    SYMNET_TYPE_CASE_(::symnet::DType::kBFloat16, ::symnet::bf16_t, NAME, __VA_ARGS__) \
+    SYMNET_TYPE_CASE_(::symnet::DType::kUint8, uint8_t, NAME, __VA_ARGS__)             \
+    SYMNET_TYPE_CASE_(::symnet::DType::kInt8, int8_t, NAME, __VA_ARGS__)               \
+    SYMNET_TYPE_CASE_(::symnet::DType::kInt32, int32_t, NAME, __VA_ARGS__)             \
+    SYMNET_TYPE_CASE_(::symnet::DType::kInt64, int64_t, NAME, __VA_ARGS__)             \
+    SYMNET_TYPE_CASE_(::symnet::DType::kBool, bool, NAME, __VA_ARGS__)                 \
+    default:                                                                           \
       SYMNET_THROW << "unknown dtype " << static_cast<int>(dtype);                     \
   }
 

@@ -58,22 +58,20 @@ class Executor {
    * \brief Binds to given arrays, ordered like ListArguments() / ListAuxiliaryStates().
    * \param arg_grads gradient arrays (a none NDArray where grad_reqs is kNull)
    */
-  static std::unique_ptr<Executor> Bind(const Symbol& symbol, Device dev,
-                                        const std::vector<NDArray>& args,
-                                        const std::vector<NDArray>& arg_grads,
-                                        const std::vector<GradReq>& grad_reqs,
-                                        const std::vector<NDArray>& aux_states,
-                                        const BindOptions& options = BindOptions::FromEnvironment());
+  static std::unique_ptr<Executor> Bind(
+      const Symbol& symbol, Device dev, const std::vector<NDArray>& args,
+      const std::vector<NDArray>& arg_grads, const std::vector<GradReq>& grad_reqs,
+      const std::vector<NDArray>& aux_states,
+      const BindOptions& options = BindOptions::FromEnvironment());
   /*!
    * \brief Infers every shape/dtype from the given ones and allocates all arrays (zeros).
    * \param grad_reqs per argument name; arguments not listed get `default_req`
    */
-  static std::unique_ptr<Executor> SimpleBind(const Symbol& symbol, Device dev,
-                                              const std::map<std::string, Shape>& shapes,
-                                              const std::map<std::string, DType>& dtypes = {},
-                                              const std::map<std::string, GradReq>& grad_reqs = {},
-                                              GradReq default_req = GradReq::kWrite,
-                                              const BindOptions& options = BindOptions::FromEnvironment());
+  static std::unique_ptr<Executor> SimpleBind(
+      const Symbol& symbol, Device dev, const std::map<std::string, Shape>& shapes,
+      const std::map<std::string, DType>& dtypes = {},
+      const std::map<std::string, GradReq>& grad_reqs = {}, GradReq default_req = GradReq::kWrite,
+      const BindOptions& options = BindOptions::FromEnvironment());
   ~Executor();
 
   /*! \brief Runs the forward op calls. is_train selects training behaviour (BatchNorm, Dropout). */

@@ -20,11 +20,12 @@ struct ImageRecordIterParams {
   int label_width = 1;
   bool shuffle = false;
   uint64_t seed = 0;
-  int num_parts = 1, part_index = 0;  // this process reads records i with i % num_parts == part_index
+  int num_parts = 1,
+      part_index = 0;  // this process reads records i with i % num_parts == part_index
   int preprocess_threads = 4;
-  int prefetch_buffer = 4;  // batches decoded ahead
-  int resize = -1;          // shorter side resized to this first (-1: no)
-  bool rand_crop = false;   // random crop position (else centre)
+  int prefetch_buffer = 4;           // batches decoded ahead
+  int resize = -1;                   // shorter side resized to this first (-1: no)
+  bool rand_crop = false;            // random crop position (else centre)
   bool random_resized_crop = false;  // Inception-style: random area and aspect, then resize
   float min_random_area = 0.08f, max_random_area = 1.0f;
   float min_aspect_ratio = 3.0f / 4, max_aspect_ratio = 4.0f / 3;

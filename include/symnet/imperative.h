@@ -15,7 +15,8 @@ namespace symnet {
  *  in `outputs` (which may alias inputs, e.g. an optimizer writing the weight) are written, the
  *  rest are allocated. Returns the visible outputs.
  */
-std::vector<NDArray> Invoke(const std::string& op_name, const std::map<std::string, std::string>& params,
+std::vector<NDArray> Invoke(const std::string& op_name,
+                            const std::map<std::string, std::string>& params,
                             const std::vector<NDArray>& inputs, std::vector<NDArray> outputs = {});
 
 }  // namespace symnet

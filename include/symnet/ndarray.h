@@ -33,8 +33,8 @@ class NDArray {
     return Full(shape, 1.0, dev, dtype);
   }
   /*! \brief Copies `shape.Size()` elements of type `src_dtype` from host memory and converts. */
-  static NDArray FromBuffer(const void* data, const Shape& shape, DType src_dtype,
-                            DType dtype, Device dev = Device::CPU());
+  static NDArray FromBuffer(const void* data, const Shape& shape, DType src_dtype, DType dtype,
+                            Device dev = Device::CPU());
 
   bool is_none() const { return chunk_ == nullptr; }
   const Shape& shape() const { return shape_; }

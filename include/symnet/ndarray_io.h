@@ -17,7 +17,8 @@ namespace symnet {
  *  a reserved word, the arrays in the V2 format (magic 0xF993fac9, storage type, int32 ndim +
  *  int64 dims, int32 dev_type/dev_id, int32 dtype flag, raw little-endian data), the names.
  */
-std::string SaveNDArrayList(const std::vector<NDArray>& arrays, const std::vector<std::string>& names);
+std::string SaveNDArrayList(const std::vector<NDArray>& arrays,
+                            const std::vector<std::string>& names);
 
 /*!
  * \brief Parses that format (also MXNet's V1 and pre-V1 legacy array layouts). Every read is
@@ -30,7 +31,8 @@ void LoadNDArrayList(const std::string& bytes, std::vector<NDArray>* arrays,
 /*! \brief File versions of the above. */
 void SaveNDArrays(const std::string& path, const std::vector<NDArray>& arrays,
                   const std::vector<std::string>& names);
-void LoadNDArrays(const std::string& path, std::vector<NDArray>* arrays, std::vector<std::string>* names);
+void LoadNDArrays(const std::string& path, std::vector<NDArray>* arrays,
+                  std::vector<std::string>* names);
 
 }  // namespace symnet
 

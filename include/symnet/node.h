@@ -44,8 +44,7 @@ struct Node {
  *  symnet::Error that names the op, the node, the bad key and the accepted parameters.
  */
 NodePtr CreateOpNode(const Op* op, const std::string& name,
-                     const std::map<std::string, std::string>& dict,
-                     std::vector<NodeEntry> inputs);
+                     const std::map<std::string, std::string>& dict, std::vector<NodeEntry> inputs);
 
 /*! \brief Runs the op's attribute parser on attrs->dict (with the same error reporting). */
 void ParseNodeAttrs(NodeAttrs* attrs);
@@ -58,7 +57,8 @@ std::string OutputName(const NodeEntry& e);
 uint32_t NumVisibleOutputs(const Node& n);
 
 /*! \brief Visits every node reachable from `heads` once, inputs before users (post-order DFS). */
-void DFSVisit(const std::vector<NodeEntry>& heads, const std::function<void(const NodePtr&)>& fvisit);
+void DFSVisit(const std::vector<NodeEntry>& heads,
+              const std::function<void(const NodePtr&)>& fvisit);
 
 }  // namespace symnet
 

@@ -94,7 +94,8 @@ class Op {
   /*! \brief Another name by which the op can be looked up (MXNet aliases such as _Plus). */
   Op& add_alias(const std::string& alias);
 
-  /*! \brief Sets a typed attribute; setting it again replaces it (so a .cu file can add to an op). */
+  /*! \brief Sets a typed attribute; setting it again replaces it (so a .cu file can add to an op).
+   */
   template <typename T>
   Op& set_attr(const std::string& key, const T& value) {
     attrs_[key] = value;
@@ -112,7 +113,9 @@ class Op {
   }
   bool has_attr(const std::string& key) const { return attrs_.count(key) != 0; }
 
-  uint32_t NumInputs(const NodeAttrs& a) const { return get_num_inputs ? get_num_inputs(a) : num_inputs; }
+  uint32_t NumInputs(const NodeAttrs& a) const {
+    return get_num_inputs ? get_num_inputs(a) : num_inputs;
+  }
   uint32_t NumOutputs(const NodeAttrs& a) const {
     return get_num_outputs ? get_num_outputs(a) : num_outputs;
   }
@@ -137,7 +140,7 @@ class Op {
 #define SYMNET_OP_CAT_(a, b) a##b
 #define SYMNET_OP_CAT(a, b) SYMNET_OP_CAT_(a, b)
 /*! \brief Registers (or reopens, e.g. from a .cu file) the op `Name`; chain setters after it. */
-#define SYMNET_REGISTER_OP(Name)                                                     \
+#define SYMNET_REGISTER_OP(Name)                                                              \
   static ::symnet::Op& SYMNET_OP_CAT(symnet_op_reg_##Name##_, __COUNTER__) [[maybe_unused]] = \
       ::symnet::Op::Register(#Name)
 

@@ -43,7 +43,8 @@ using FInferShape =
 using FInferType =
     std::function<bool(const NodeAttrs& attrs, std::vector<DType>* in, std::vector<DType>* out)>;
 
-/*! \brief Names of the inputs ("data", "weight", ...). "FListInputNames"; default: "data" or arg%d. */
+/*! \brief Names of the inputs ("data", "weight", ...). "FListInputNames"; default: "data" or arg%d.
+ */
 using FListInputNames = std::function<std::vector<std::string>(const NodeAttrs& attrs)>;
 /*! \brief Names of the outputs. "FListOutputNames"; default: "output" or output%d. */
 using FListOutputNames = std::function<std::vector<std::string>(const NodeAttrs& attrs)>;
@@ -61,15 +62,16 @@ using FMutateInputs = std::function<std::vector<uint32_t>(const NodeAttrs& attrs
  *  composed, unless the variable already has them (BatchNorm: __init__ zero/one for its moving
  *  statistics, as MXNet writes them). "FInputVarAttrs"; default: none.
  */
-using FInputVarAttrs = std::function<std::map<std::string, std::string>(const NodeAttrs& attrs, uint32_t index)>;
+using FInputVarAttrs =
+    std::function<std::map<std::string, std::string>(const NodeAttrs& attrs, uint32_t index)>;
 
 /*!
  * \brief Builds the gradient: given the node and the gradients of its outputs, returns one entry
  *  per input (gradients of inputs that need none may be any entry; they are pruned).
  *  "FGradient"; an op without it cannot be differentiated (error at bind when needed).
  */
-using FGradient =
-    std::function<std::vector<NodeEntry>(const NodePtr& node, const std::vector<NodeEntry>& ograds)>;
+using FGradient = std::function<std::vector<NodeEntry>(const NodePtr& node,
+                                                       const std::vector<NodeEntry>& ograds)>;
 
 /*!
  * \brief Pairs (input index, output index) where the output may be written into the input's
@@ -105,8 +107,9 @@ using FLayoutSlots = std::function<LayoutSlots(const NodeAttrs& attrs)>;
  *  hard-coded for one CPU. "FLayoutPreference"; default: a preferring op (LayoutSlots::prefer)
  *  asks for channels-last.
  */
-using FLayoutPreference = std::function<std::vector<Layout>(
-    const NodeAttrs& attrs, const std::vector<Shape>& in_shapes, const std::vector<DType>& in_types)>;
+using FLayoutPreference =
+    std::function<std::vector<Layout>(const NodeAttrs& attrs, const std::vector<Shape>& in_shapes,
+                                      const std::vector<DType>& in_types)>;
 
 /*! \brief Marks loss heads: their gradient ignores the head gradient. "TIsLoss". */
 using TIsLoss = bool;
@@ -161,10 +164,9 @@ struct OpContext {
  * \brief The kernel. Registered as "FCompute<cpu>" and (from .cu files) "FCompute<gpu>".
  *  Outputs are written according to req (kAddTo accumulates).
  */
-using FCompute = std::function<void(const NodeAttrs& attrs, const OpContext& ctx,
-                                    const std::vector<TBlob>& inputs,
-                                    const std::vector<OpReqType>& req,
-                                    const std::vector<TBlob>& outputs)>;
+using FCompute = std::function<void(
+    const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& inputs,
+    const std::vector<OpReqType>& req, const std::vector<TBlob>& outputs)>;
 
 /*! \brief The attribute key of the kernel for a device. */
 inline const char* FComputeKey(Device dev) {

@@ -26,8 +26,12 @@ inline Symbol FullyConnected(const Symbol& data, int num_hidden, const std::stri
   return o.SetInput("data", data).CreateSymbol(name);
 }
 /*! \brief act_type: relu, sigmoid, tanh, softrelu, softsign. */
-inline Symbol Activation(const Symbol& data, const std::string& act_type, const std::string& name = "") {
-  return Operator("Activation").SetParam("act_type", act_type).SetInput("data", data).CreateSymbol(name);
+inline Symbol Activation(const Symbol& data, const std::string& act_type,
+                         const std::string& name = "") {
+  return Operator("Activation")
+      .SetParam("act_type", act_type)
+      .SetInput("data", data)
+      .CreateSymbol(name);
 }
 /*! \brief Softmax with cross-entropy gradient; the label variable is <name>_label unless given. */
 inline Symbol SoftmaxOutput(const Symbol& data, const std::string& name = "",

@@ -67,9 +67,9 @@ void SetDevice(int dev);
 void MemInfo(int dev, size_t* free_bytes, size_t* total_bytes);
 
 struct MemoryStats {
-  size_t in_use = 0;   // bytes handed out by DeviceAlloc and not freed
-  size_t cached = 0;   // bytes held in the pool for reuse
-  size_t peak = 0;     // the largest in_use seen
+  size_t in_use = 0;  // bytes handed out by DeviceAlloc and not freed
+  size_t cached = 0;  // bytes held in the pool for reuse
+  size_t peak = 0;    // the largest in_use seen
 };
 MemoryStats GetMemoryStats(int dev);
 

@@ -3,7 +3,6 @@
 #define SYMNET_SHAPE_H_
 
 #include <boost/container/small_vector.hpp>
-
 #include <cstdint>
 #include <initializer_list>
 #include <iosfwd>

@@ -32,7 +32,8 @@ class StorageChunk {
 
 using StoragePtr = std::shared_ptr<StorageChunk>;
 
-/*! \brief Allocates `bytes` on `dev` (aligned to kStorageAlign); throws a clear error on failure. */
+/*! \brief Allocates `bytes` on `dev` (aligned to kStorageAlign); throws a clear error on failure.
+ */
 StoragePtr AllocStorage(size_t bytes, Device dev);
 
 /*! \brief Total bytes currently allocated through AllocStorage on the CPU (for reports/tests). */

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "symnet/node.h"
 #include "symnet/dtype.h"
+#include "symnet/node.h"
 #include "symnet/shape.h"
 
 namespace symnet {

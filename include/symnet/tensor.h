@@ -25,10 +25,14 @@ inline int ChannelBlock(Layout l) {
 /*! \brief Name of a layout for 4-D data ("NCHW", "NHWC", and oneDNN's "nChw8c", "nChw16c"). */
 inline const char* LayoutTag(Layout l) {
   switch (l) {
-    case Layout::kChannelsLast: return "NHWC";
-    case Layout::kBlocked16: return "nChw16c";
-    case Layout::kBlocked8: return "nChw8c";
-    default: return "NCHW";
+    case Layout::kChannelsLast:
+      return "NHWC";
+    case Layout::kBlocked16:
+      return "nChw16c";
+    case Layout::kBlocked8:
+      return "nChw8c";
+    default:
+      return "NCHW";
   }
 }
 

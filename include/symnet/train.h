@@ -35,10 +35,10 @@ void InitParameter(const std::string& name, const std::map<std::string, std::str
 struct LRScheduler {
   enum Kind { kConstant, kMultiFactor, kCosine } kind = kConstant;
   double base_lr = 0.01;
-  double final_lr = 0.0;                     // cosine
-  int64_t max_update = 0;                    // cosine
-  std::vector<int64_t> steps;                // multi-factor: lr *= factor after each
-  double factor = 0.1;                       // multi-factor
+  double final_lr = 0.0;       // cosine
+  int64_t max_update = 0;      // cosine
+  std::vector<int64_t> steps;  // multi-factor: lr *= factor after each
+  double factor = 0.1;         // multi-factor
   int64_t warmup_steps = 0;
   double warmup_begin_lr = 0.0;
   double operator()(int64_t num_update) const;
@@ -111,9 +111,9 @@ struct TrainerOptions {
   std::vector<std::string> label_names{"softmax_label"};
   std::map<std::string, Shape> input_shapes;  // every data and label input
   std::map<std::string, DType> input_dtypes;
-  std::string amp;                 // "", "float16" or "bfloat16": convert the graph, scale losses
+  std::string amp;  // "", "float16" or "bfloat16": convert the graph, scale losses
   double momentum = 0.9, wd = 1e-4;
-  double clip_gradient = -1.0;     // < 0: off
+  double clip_gradient = -1.0;  // < 0: off
   LRScheduler lr;
   Device device = Device::CPU();
   BindOptions bind = BindOptions::FromEnvironment();  // layout plan, CUDA graphs, workspace cap

@@ -3,10 +3,11 @@
  *  finite (no inf, no nan), else 0. With init_output=False the flag is only ever lowered, so
  *  several calls can AND into one output. Inputs may have different dtypes.
  */
+#include "all_finite.h"
+
 #include <cmath>
 
 #include "src/device/kernel_launch.h"
-#include "all_finite.h"
 
 namespace symnet {
 namespace ops {
@@ -38,7 +39,7 @@ bool FlagShape(const NodeAttrs&, std::vector<Shape>*, std::vector<Shape>* out) {
   return true;
 }
 
-bool FlagType(const NodeAttrs&, std::vector<DType>* in, std::vector<DType>*  out) {
+bool FlagType(const NodeAttrs&, std::vector<DType>* in, std::vector<DType>* out) {
   AssignType(out, 0, DType::kFloat32, false);
   for (DType t : *in)
     if (t == DType::kUnknown) return false;
@@ -76,8 +77,9 @@ SYMNET_REGISTER_OP(all_finite)
     .set_attr<FCompute>("FCompute<cpu>", AllFiniteCompute);
 
 SYMNET_REGISTER_OP(multi_all_finite)
-    .describe("Returns [1.0] when all elements of all arrays are finite, else [0.0]; the arrays "
-              "may have different dtypes.")
+    .describe(
+        "Returns [1.0] when all elements of all arrays are finite, else [0.0]; the arrays "
+        "may have different dtypes.")
     .set_key_var_num_args("num_arrays")
     .set_num_inputs([](const NodeAttrs& a) {
       return static_cast<uint32_t>(Param<MultiAllFiniteParam>(a).num_arrays);

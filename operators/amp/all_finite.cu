@@ -3,8 +3,8 @@
  *  to 0 where it meets inf or nan (every writer writes the same value), and the host reads it
  *  once per step, when it decides between skipping and updating.
  */
-#include "src/device/kernel_launch.cuh"
 #include "all_finite.h"
+#include "src/device/kernel_launch.cuh"
 
 namespace symnet {
 namespace ops {
@@ -20,9 +20,8 @@ struct LowerFlagIfNotFinite {
 
 void LowerFlag(const TBlob& b, float* flag) {
   if (!IsFloatType(b.dtype_)) return;
-  SYMNET_FLOAT_TYPE_SWITCH(b.dtype_, T, {
-    Kernel<LowerFlagIfNotFinite, gpu>::Launch(b.Size(), flag, b.dptr<T>());
-  });
+  SYMNET_FLOAT_TYPE_SWITCH(
+      b.dtype_, T, { Kernel<LowerFlagIfNotFinite, gpu>::Launch(b.Size(), flag, b.dptr<T>()); });
 }
 
 void Start(bool init, const TBlob& out) {

@@ -23,15 +23,17 @@ struct AmpMultiCastParam : public dmlc::Parameter<AmpMultiCastParam> {
   bool cast_narrow;
   DMLC_DECLARE_PARAMETER(AmpMultiCastParam) {
     DMLC_DECLARE_FIELD(num_outputs).set_lower_bound(1).describe("Number of inputs (and outputs).");
-    DMLC_DECLARE_FIELD(cast_narrow).set_default(false).describe(
-        "Cast to the narrowest float dtype among the inputs instead of the widest.");
+    DMLC_DECLARE_FIELD(cast_narrow)
+        .set_default(false)
+        .describe("Cast to the narrowest float dtype among the inputs instead of the widest.");
   }
 };
 DMLC_REGISTER_PARAMETER(AmpMultiCastParam);
 
 /*! \brief The dtypes AMP converts between. */
 bool IsAmpFloat(DType t) {
-  return t == DType::kFloat32 || t == DType::kFloat16 || t == DType::kBFloat16 || t == DType::kFloat64;
+  return t == DType::kFloat32 || t == DType::kFloat16 || t == DType::kBFloat16 ||
+         t == DType::kFloat64;
 }
 
 namespace {
@@ -53,8 +55,7 @@ bool MultiCastType(const NodeAttrs& attrs, std::vector<DType>* in, std::vector<D
     if (t == DType::kUnknown) t = DType::kFloat32;  // see AmpCastType
     if (!IsAmpFloat(t)) continue;
     const int w = FloatWidthRank(t), wp = FloatWidthRank(pick);
-    if (pick == DType::kUnknown || (narrow ? w < wp : w > wp))
-      pick = t;
+    if (pick == DType::kUnknown || (narrow ? w < wp : w > wp)) pick = t;
   }
   for (size_t i = 0; i < in->size(); ++i)
     AssignType(out, i, IsAmpFloat((*in)[i]) ? pick : (*in)[i], false);
@@ -75,8 +76,9 @@ std::vector<std::pair<int, int>> EachInPlace(const NodeAttrs& a) {
 }  // namespace
 
 SYMNET_REGISTER_OP(amp_cast)
-    .describe("Casts float32/float16/bfloat16 data to `dtype`; other dtypes pass through "
-              "unchanged. Inserted by the AMP rewrite.")
+    .describe(
+        "Casts float32/float16/bfloat16 data to `dtype`; other dtypes pass through "
+        "unchanged. Inserted by the AMP rewrite.")
     .set_attr_parser(ParamParser<AmpCastParam>)
     .add_arguments(ParamDocs<AmpCastParam>())
     .add_argument("data", "NDArray-or-Symbol", "The input.")
@@ -98,8 +100,9 @@ SYMNET_REGISTER_OP(_backward_amp_cast)
     .set_attr<FCompute>("FCompute<cpu>", ConvertCompute) SYMNET_ALSO_GPU(ConvertCompute);
 
 SYMNET_REGISTER_OP(amp_multicast)
-    .describe("Casts every float input to the widest float dtype among them (the narrowest with "
-              "cast_narrow); other dtypes pass through. Inserted by the AMP rewrite.")
+    .describe(
+        "Casts every float input to the widest float dtype among them (the narrowest with "
+        "cast_narrow); other dtypes pass through. Inserted by the AMP rewrite.")
     .set_key_var_num_args("num_outputs")
     .set_num_inputs(NumCastOutputs)
     .set_num_outputs(NumCastOutputs)
@@ -129,7 +132,8 @@ SYMNET_REGISTER_OP(_backward_amp_multicast)
     .set_attr<TIsBackward>("TIsBackward", true)
     .set_attr<FInferShape>("FInferShape",
                            [](const NodeAttrs&, std::vector<Shape>* in, std::vector<Shape>* out) {
-                             for (size_t i = 0; i < in->size(); ++i) ShapeAssign(&(*out)[i], (*in)[i]);
+                             for (size_t i = 0; i < in->size(); ++i)
+                               ShapeAssign(&(*out)[i], (*in)[i]);
                              return true;
                            })
     .set_attr<FInferType>("FInferType",

@@ -15,10 +15,10 @@ namespace ops {
 namespace cublas {
 
 struct Gemm {
-  int64_t m = 0, n = 0, k = 0;      // C is (m, n); op(A) is (m, k); op(B) is (k, n)
+  int64_t m = 0, n = 0, k = 0;            // C is (m, n); op(A) is (m, k); op(B) is (k, n)
   bool trans_a = false, trans_b = false;  // A stored (k, m) / B stored (n, k) when set
-  bool accumulate = false;          // C += instead of C =
-  DType dtype = DType::kFloat32;    // of A, B and C
+  bool accumulate = false;                // C += instead of C =
+  DType dtype = DType::kFloat32;          // of A, B and C
 };
 
 /*! \brief Runs `g` on GPU `dev`. */

@@ -1,12 +1,11 @@
 /*! \brief cuBLAS GEMM for row-major arrays (cublas_gemm.h). */
-#include "cublas_gemm.h"
-
 #include <algorithm>
 #include <climits>
 #include <map>
 #include <mutex>
 #include <utility>
 
+#include "cublas_gemm.h"
 #include "src/device/cuda_common.h"
 
 namespace symnet {
@@ -16,17 +15,23 @@ namespace cublas {
 namespace {
 cudaDataType_t CudaType(DType t) {
   switch (t) {
-    case DType::kFloat32: return CUDA_R_32F;
-    case DType::kFloat64: return CUDA_R_64F;
-    case DType::kFloat16: return CUDA_R_16F;
-    case DType::kBFloat16: return CUDA_R_16BF;
-    default: SYMNET_THROW << "GPU matrix products support float32, float64, float16 and bfloat16, not " << t;
+    case DType::kFloat32:
+      return CUDA_R_32F;
+    case DType::kFloat64:
+      return CUDA_R_64F;
+    case DType::kFloat16:
+      return CUDA_R_16F;
+    case DType::kBFloat16:
+      return CUDA_R_16BF;
+    default:
+      SYMNET_THROW << "GPU matrix products support float32, float64, float16 and bfloat16, not "
+                   << t;
   }
 }
 
 int Dim(int64_t v, const char* what) {
-  SYMNET_CHECK(v >= 0 && v <= INT_MAX) << "GPU matrix product: " << what << " = " << v
-                                       << " exceeds cuBLAS's int range";
+  SYMNET_CHECK(v >= 0 && v <= INT_MAX)
+      << "GPU matrix product: " << what << " = " << v << " exceeds cuBLAS's int range";
   return static_cast<int>(v);
 }
 }  // namespace
@@ -48,12 +53,12 @@ void Run(int dev, const Gemm& g, const void* a, const void* b, void* c) {
   }
   if (g.dtype == DType::kFloat64) {
     const double alpha = 1.0, beta = g.accumulate ? 1.0 : 0.0;
-    SYMNET_CUBLAS_CALL(cublasGemmEx(r.blas, op_b, op_a, n, m, k, &alpha, b, t, ldb, a, t, lda, &beta, c, t,
-                                    ldc, CUBLAS_COMPUTE_64F, CUBLAS_GEMM_DEFAULT));
+    SYMNET_CUBLAS_CALL(cublasGemmEx(r.blas, op_b, op_a, n, m, k, &alpha, b, t, ldb, a, t, lda,
+                                    &beta, c, t, ldc, CUBLAS_COMPUTE_64F, CUBLAS_GEMM_DEFAULT));
   } else {
     const float alpha = 1.0f, beta = g.accumulate ? 1.0f : 0.0f;
-    SYMNET_CUBLAS_CALL(cublasGemmEx(r.blas, op_b, op_a, n, m, k, &alpha, b, t, ldb, a, t, lda, &beta, c, t,
-                                    ldc, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+    SYMNET_CUBLAS_CALL(cublasGemmEx(r.blas, op_b, op_a, n, m, k, &alpha, b, t, ldb, a, t, lda,
+                                    &beta, c, t, ldc, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
   }
 }
 
@@ -64,7 +69,8 @@ const void* Ones(int dev, DType t, int64_t len) {
   auto& entry = (*cache)[{dev, t}];
   if (entry.second < len) {
     const int64_t n = std::max<int64_t>(len, 1024);
-    void* fresh = cuda::DeviceAlloc(static_cast<size_t>(n) * DTypeSize(t), dev);  // before freeing the old
+    void* fresh =
+        cuda::DeviceAlloc(static_cast<size_t>(n) * DTypeSize(t), dev);  // before freeing the old
     cuda::Fill(fresh, t, static_cast<size_t>(n), 1.0, dev);
     if (entry.first) {
       cuda::DeviceFree(entry.first, static_cast<size_t>(entry.second) * DTypeSize(t), dev);

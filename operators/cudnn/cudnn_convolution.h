@@ -32,7 +32,8 @@ struct ConvLayouts {
 class Convolution {
  public:
   /*! \param workspace_limit bytes its algorithms may use (ConvWorkspaceLimit) */
-  Convolution(int dev, const ConvGeometry& g, DType dtype, ConvLayouts layouts, size_t workspace_limit);
+  Convolution(int dev, const ConvGeometry& g, DType dtype, ConvLayouts layouts,
+              size_t workspace_limit);
   ~Convolution();
   Convolution(const Convolution&) = delete;
   Convolution& operator=(const Convolution&) = delete;

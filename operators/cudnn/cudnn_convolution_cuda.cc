@@ -1,10 +1,9 @@
 /*! \brief cuDNN convolution (cudnn_convolution.h), with cuDNN 9's (legacy) convolution API. */
-#include "cudnn_convolution.h"
-
 #include <cstdlib>
 #include <string>
 #include <tuple>
 
+#include "cudnn_convolution.h"
 #include "src/device/cuda_common.h"
 
 namespace symnet {
@@ -15,11 +14,16 @@ namespace {
 
 cudnnDataType_t DataType(DType t) {
   switch (t) {
-    case DType::kFloat32: return CUDNN_DATA_FLOAT;
-    case DType::kFloat64: return CUDNN_DATA_DOUBLE;
-    case DType::kFloat16: return CUDNN_DATA_HALF;
-    case DType::kBFloat16: return CUDNN_DATA_BFLOAT16;
-    default: SYMNET_THROW << "GPU convolution supports float32, float64, float16 and bfloat16, not " << t;
+    case DType::kFloat32:
+      return CUDNN_DATA_FLOAT;
+    case DType::kFloat64:
+      return CUDNN_DATA_DOUBLE;
+    case DType::kFloat16:
+      return CUDNN_DATA_HALF;
+    case DType::kBFloat16:
+      return CUDNN_DATA_BFLOAT16;
+    default:
+      SYMNET_THROW << "GPU convolution supports float32, float64, float16 and bfloat16, not " << t;
   }
 }
 
@@ -41,23 +45,29 @@ std::vector<int> Spatial(const std::vector<int64_t>& v, int unit) {
 void SetTensor(cudnnTensorDescriptor_t desc, cudnnDataType_t t, const std::vector<int>& dims,
                bool channels_last = false) {
   const std::vector<int> strides = PackedStrides(dims, channels_last);
-  SYMNET_CUDNN_CALL(cudnnSetTensorNdDescriptor(desc, t, static_cast<int>(dims.size()), dims.data(), strides.data()));
+  SYMNET_CUDNN_CALL(cudnnSetTensorNdDescriptor(desc, t, static_cast<int>(dims.size()), dims.data(),
+                                               strides.data()));
 }
 
 /*! \brief The first algorithm (cuDNN's heuristic order) that works within the workspace limit. */
 template <typename Algo, typename Perf>
-std::pair<Algo, size_t> Pick(const std::vector<Perf>& perfs, int count, size_t limit, const char* what) {
+std::pair<Algo, size_t> Pick(const std::vector<Perf>& perfs, int count, size_t limit,
+                             const char* what) {
   for (int i = 0; i < count; ++i)
-    if (perfs[i].status == CUDNN_STATUS_SUCCESS && perfs[i].memory <= limit) return {perfs[i].algo, perfs[i].memory};
-  SYMNET_THROW << "cuDNN has no " << what << " algorithm for this convolution within the workspace limit of "
-               << (limit >> 20) << " MiB (raise the Convolution's workspace attribute, or the bind "
+    if (perfs[i].status == CUDNN_STATUS_SUCCESS && perfs[i].memory <= limit)
+      return {perfs[i].algo, perfs[i].memory};
+  SYMNET_THROW << "cuDNN has no " << what
+               << " algorithm for this convolution within the workspace limit of " << (limit >> 20)
+               << " MiB (raise the Convolution's workspace attribute, or the bind "
                   "option workspace_mb / SYMNET_CUDNN_WORKSPACE_MB, to allow more)";
 }
 
 /*! \brief alpha = 1 and beta = 0 or 1 (accumulate): double for double data, else float. */
 struct Scalars {
   explicit Scalars(DType t) : dbl(t == DType::kFloat64) {}
-  const void* one() const { return dbl ? static_cast<const void*>(&d1) : static_cast<const void*>(&f1); }
+  const void* one() const {
+    return dbl ? static_cast<const void*>(&d1) : static_cast<const void*>(&f1);
+  }
   const void* beta(OpReqType r) const {
     const bool add = r == kAddTo;
     if (dbl) return add ? static_cast<const void*>(&d1) : static_cast<const void*>(&d0);
@@ -91,11 +101,15 @@ struct Convolution::Impl {
     cudnnHandle_t h = cuda::Resources(dev).dnn;
     int n = 0;
     std::vector<cudnnConvolutionBwdDataAlgoPerf_t> dp(CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT);
-    SYMNET_CUDNN_CALL(cudnnGetConvolutionBackwardDataAlgorithm_v7(h, w, y, conv, x, static_cast<int>(dp.size()), &n, dp.data()));
-    std::tie(bwd_data_algo, bwd_data_ws) = Pick<cudnnConvolutionBwdDataAlgo_t>(dp, n, workspace_limit, "backward-data");
+    SYMNET_CUDNN_CALL(cudnnGetConvolutionBackwardDataAlgorithm_v7(
+        h, w, y, conv, x, static_cast<int>(dp.size()), &n, dp.data()));
+    std::tie(bwd_data_algo, bwd_data_ws) =
+        Pick<cudnnConvolutionBwdDataAlgo_t>(dp, n, workspace_limit, "backward-data");
     std::vector<cudnnConvolutionBwdFilterAlgoPerf_t> fp(CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT);
-    SYMNET_CUDNN_CALL(cudnnGetConvolutionBackwardFilterAlgorithm_v7(h, x, y, conv, w, static_cast<int>(fp.size()), &n, fp.data()));
-    std::tie(bwd_filter_algo, bwd_filter_ws) = Pick<cudnnConvolutionBwdFilterAlgo_t>(fp, n, workspace_limit, "backward-filter");
+    SYMNET_CUDNN_CALL(cudnnGetConvolutionBackwardFilterAlgorithm_v7(
+        h, x, y, conv, w, static_cast<int>(fp.size()), &n, fp.data()));
+    std::tie(bwd_filter_algo, bwd_filter_ws) =
+        Pick<cudnnConvolutionBwdFilterAlgo_t>(fp, n, workspace_limit, "backward-filter");
     have_backward = true;
   }
 };
@@ -121,21 +135,27 @@ Convolution::Convolution(int dev, const ConvGeometry& g, DType dtype, ConvLayout
   SetTensor(m.bias, t, Dims(1, g.o, std::vector<int64_t>(g.in.size(), 1)));
   const std::vector<int> wd = Dims(g.o, g.c / g.groups, g.kernel);
   // filter dims are always given as (K, C, spatial...); the format names the storage order
-  SYMNET_CUDNN_CALL(cudnnSetFilterNdDescriptor(m.w, t, layouts.w ? CUDNN_TENSOR_NHWC : CUDNN_TENSOR_NCHW,
+  SYMNET_CUDNN_CALL(cudnnSetFilterNdDescriptor(m.w, t,
+                                               layouts.w ? CUDNN_TENSOR_NHWC : CUDNN_TENSOR_NCHW,
                                                static_cast<int>(wd.size()), wd.data()));
-  const std::vector<int> pad = Spatial(g.pad, 0), stride = Spatial(g.stride, 1), dilate = Spatial(g.dilate, 1);
+  const std::vector<int> pad = Spatial(g.pad, 0), stride = Spatial(g.stride, 1),
+                         dilate = Spatial(g.dilate, 1);
   const cudnnDataType_t compute = dtype == DType::kFloat64 ? CUDNN_DATA_DOUBLE : CUDNN_DATA_FLOAT;
-  SYMNET_CUDNN_CALL(cudnnSetConvolutionNdDescriptor(m.conv, static_cast<int>(pad.size()), pad.data(), stride.data(),
-                                                    dilate.data(), CUDNN_CROSS_CORRELATION, compute));
+  SYMNET_CUDNN_CALL(cudnnSetConvolutionNdDescriptor(m.conv, static_cast<int>(pad.size()),
+                                                    pad.data(), stride.data(), dilate.data(),
+                                                    CUDNN_CROSS_CORRELATION, compute));
   SYMNET_CUDNN_CALL(cudnnSetConvolutionGroupCount(m.conv, static_cast<int>(g.groups)));
   const bool low = dtype == DType::kFloat16 || dtype == DType::kBFloat16;
   SYMNET_CUDNN_CALL(cudnnSetConvolutionMathType(
-      m.conv, low ? CUDNN_TENSOR_OP_MATH : (dtype == DType::kFloat32 ? CUDNN_FMA_MATH : CUDNN_DEFAULT_MATH)));
+      m.conv, low ? CUDNN_TENSOR_OP_MATH
+                  : (dtype == DType::kFloat32 ? CUDNN_FMA_MATH : CUDNN_DEFAULT_MATH)));
   int n = 0;
   std::vector<cudnnConvolutionFwdAlgoPerf_t> perf(CUDNN_CONVOLUTION_FWD_ALGO_COUNT);
-  SYMNET_CUDNN_CALL(cudnnGetConvolutionForwardAlgorithm_v7(cuda::Resources(dev).dnn, m.x, m.w, m.conv, m.y,
-                                                           static_cast<int>(perf.size()), &n, perf.data()));
-  std::tie(m.fwd_algo, m.fwd_ws) = Pick<cudnnConvolutionFwdAlgo_t>(perf, n, m.workspace_limit, "forward");
+  SYMNET_CUDNN_CALL(
+      cudnnGetConvolutionForwardAlgorithm_v7(cuda::Resources(dev).dnn, m.x, m.w, m.conv, m.y,
+                                             static_cast<int>(perf.size()), &n, perf.data()));
+  std::tie(m.fwd_algo, m.fwd_ws) =
+      Pick<cudnnConvolutionFwdAlgo_t>(perf, n, m.workspace_limit, "forward");
 }
 
 Convolution::~Convolution() {
@@ -163,13 +183,13 @@ void Convolution::Forward(const void* x, const void* w, const void* b, void* y, 
   cudnnHandle_t h = cuda::Resources(m.dev).dnn;
   const Scalars s(m.dtype);
   void* ws = m.fwd_ws ? cuda::Workspace(m.dev, m.fwd_ws) : nullptr;
-  SYMNET_CUDNN_CALL(cudnnConvolutionForward(h, s.one(), m.x, x, m.w, w, m.conv, m.fwd_algo, ws, m.fwd_ws,
-                                            s.beta(req), m.y, y));
+  SYMNET_CUDNN_CALL(cudnnConvolutionForward(h, s.one(), m.x, x, m.w, w, m.conv, m.fwd_algo, ws,
+                                            m.fwd_ws, s.beta(req), m.y, y));
   if (b) SYMNET_CUDNN_CALL(cudnnAddTensor(h, s.one(), m.bias, b, s.one(), m.y, y));
 }
 
-void Convolution::Backward(const void* dy, const void* x, const void* w, void* dx, void* dw, void* db,
-                           const std::vector<OpReqType>& req) {
+void Convolution::Backward(const void* dy, const void* x, const void* w, void* dx, void* dw,
+                           void* db, const std::vector<OpReqType>& req) {
   Impl& m = *impl_;
   cuda::SetDevice(m.dev);
   m.ChooseBackward();
@@ -177,16 +197,19 @@ void Convolution::Backward(const void* dy, const void* x, const void* w, void* d
   const Scalars s(m.dtype);
   if (req[0] != kNullOp) {
     void* ws = m.bwd_data_ws ? cuda::Workspace(m.dev, m.bwd_data_ws) : nullptr;
-    SYMNET_CUDNN_CALL(cudnnConvolutionBackwardData(h, s.one(), m.w, w, m.y, dy, m.conv, m.bwd_data_algo, ws,
-                                                   m.bwd_data_ws, s.beta(req[0]), m.x, dx));
+    SYMNET_CUDNN_CALL(cudnnConvolutionBackwardData(h, s.one(), m.w, w, m.y, dy, m.conv,
+                                                   m.bwd_data_algo, ws, m.bwd_data_ws,
+                                                   s.beta(req[0]), m.x, dx));
   }
   if (req[1] != kNullOp) {
     void* ws = m.bwd_filter_ws ? cuda::Workspace(m.dev, m.bwd_filter_ws) : nullptr;
-    SYMNET_CUDNN_CALL(cudnnConvolutionBackwardFilter(h, s.one(), m.x, x, m.y, dy, m.conv, m.bwd_filter_algo, ws,
-                                                     m.bwd_filter_ws, s.beta(req[1]), m.w, dw));
+    SYMNET_CUDNN_CALL(cudnnConvolutionBackwardFilter(h, s.one(), m.x, x, m.y, dy, m.conv,
+                                                     m.bwd_filter_algo, ws, m.bwd_filter_ws,
+                                                     s.beta(req[1]), m.w, dw));
   }
   if (db && req.size() > 2 && req[2] != kNullOp)
-    SYMNET_CUDNN_CALL(cudnnConvolutionBackwardBias(h, s.one(), m.y, dy, s.beta(req[2]), m.bias, db));
+    SYMNET_CUDNN_CALL(
+        cudnnConvolutionBackwardBias(h, s.one(), m.y, dy, s.beta(req[2]), m.bias, db));
 }
 
 }  // namespace cudnn

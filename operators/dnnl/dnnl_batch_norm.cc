@@ -46,7 +46,9 @@ dnnl::batch_normalization_forward::primitive_desc ForwardPD(const BatchNormConfi
           Engine()};
 }
 
-dnnl::memory Mem(const md& d, const void* p) { return dnnl::memory(d, Engine(), const_cast<void*>(p)); }
+dnnl::memory Mem(const md& d, const void* p) {
+  return dnnl::memory(d, Engine(), const_cast<void*>(p));
+}
 
 }  // namespace
 
@@ -56,16 +58,20 @@ bool BatchNormSupported(const Shape& shape, DType dtype, int axis) {
 }
 
 DnnlBatchNormForward::DnnlBatchNormForward(const BatchNormConfig& cfg)
-    : cfg_(cfg), pd_(Noted("batch normalization forward", ForwardPD(cfg))), prim_(pd_), scale_shift_(2 * cfg.shape[1]) {}
+    : cfg_(cfg),
+      pd_(Noted("batch normalization forward", ForwardPD(cfg))),
+      prim_(pd_),
+      scale_shift_(2 * cfg.shape[1]) {}
 
 void DnnlBatchNormForward::Run(const void* x, const float* gamma, const float* beta, float* mean,
                                float* var, void* y) {
   const md data = DataDesc(cfg_), ch = ChannelDesc(cfg_);
-  std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, Mem(data, x)},
-                                             {DNNL_ARG_DST, Mem(data, y)},
-                                             {DNNL_ARG_SCALE_SHIFT, Mem(ScaleShiftDesc(cfg_), scale_shift_.data())},
-                                             {DNNL_ARG_MEAN, Mem(ch, mean)},
-                                             {DNNL_ARG_VARIANCE, Mem(ch, var)}};
+  std::unordered_map<int, dnnl::memory> args{
+      {DNNL_ARG_SRC, Mem(data, x)},
+      {DNNL_ARG_DST, Mem(data, y)},
+      {DNNL_ARG_SCALE_SHIFT, Mem(ScaleShiftDesc(cfg_), scale_shift_.data())},
+      {DNNL_ARG_MEAN, Mem(ch, mean)},
+      {DNNL_ARG_VARIANCE, Mem(ch, var)}};
   PackScaleShift(cfg_, gamma, beta, scale_shift_.data());
   prim_.execute(Stream(), args);
   Stream().wait();
@@ -98,7 +104,8 @@ void DnnlBatchNormBackward::Run(const void* dy, const void* x, const float* gamm
   prim_.execute(Stream(), args);
   Stream().wait();
   auto put = [](float* dst, const float* src, int64_t len, OpReqType req) {
-    for (int64_t i = 0; i < len && req != kNullOp; ++i) dst[i] = req == kAddTo ? dst[i] + src[i] : src[i];
+    for (int64_t i = 0; i < len && req != kNullOp; ++i)
+      dst[i] = req == kAddTo ? dst[i] + src[i] : src[i];
   };
   put(dgamma, diff_scale_shift_.data(), n, req_gamma);
   put(dbeta, diff_scale_shift_.data() + n, n, req_beta);

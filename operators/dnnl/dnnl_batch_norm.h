@@ -15,7 +15,7 @@ struct BatchNormConfig {
   DType dtype = DType::kFloat32;
   Layout layout = Layout::kDefault;
   float eps = 1e-3f;
-  bool use_scale = true;     // false: gamma is fixed at 1
+  bool use_scale = true;      // false: gamma is fixed at 1
   bool global_stats = false;  // normalize with given mean/variance instead of batch statistics
   bool operator==(const BatchNormConfig& o) const {
     return shape == o.shape && dtype == o.dtype && layout == o.layout && eps == o.eps &&

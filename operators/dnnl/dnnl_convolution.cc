@@ -16,7 +16,7 @@ using tag = dnnl::memory::format_tag;
 using md = dnnl::memory::desc;
 
 struct ConvDescs {
-  md src, dst, weights, bias;              // user layouts
+  md src, dst, weights, bias;                  // user layouts
   md src_any, dst_any, weights_any, bias_any;  // what the primitive may choose
   dims strides, dilates, pad_l, pad_r;
 };
@@ -30,15 +30,18 @@ ConvDescs MakeDescs(const ConvConfig& c) {
     src.push_back(g.in[i]);
     dst.push_back(g.out[i]);
   }
-  if (g.groups > 1) w = {g.groups, g.o / g.groups, g.c / g.groups};
-  else w = {g.o, g.c};
+  if (g.groups > 1)
+    w = {g.groups, g.o / g.groups, g.c / g.groups};
+  else
+    w = {g.o, g.c};
   for (int i = 0; i < g.nsp(); ++i) {
     w.push_back(g.kernel[i]);
     d.strides.push_back(g.stride[i]);
     d.dilates.push_back(g.dilate[i] - 1);  // oneDNN counts the gaps: 0 = dense
     d.pad_l.push_back(g.pad[i]);
     // right padding that makes oneDNN's output size equal MXNet's (floor) output size
-    d.pad_r.push_back((g.out[i] - 1) * g.stride[i] + (g.kernel[i] - 1) * g.dilate[i] + 1 - g.in[i] - g.pad[i]);
+    d.pad_r.push_back((g.out[i] - 1) * g.stride[i] + (g.kernel[i] - 1) * g.dilate[i] + 1 - g.in[i] -
+                      g.pad[i]);
   }
   d.src = md(src, dt, ActivationTag(g.nsp(), c.src_layout));
   d.dst = md(dst, dt, ActivationTag(g.nsp(), c.dst_layout));
@@ -62,7 +65,8 @@ ConvDescs MakeDescs(const ConvConfig& c) {
 }
 
 dnnl::convolution_forward::primitive_desc ForwardPD(const ConvConfig& c, const ConvDescs& d) {
-  const auto pk = c.training ? dnnl::prop_kind::forward_training : dnnl::prop_kind::forward_inference;
+  const auto pk =
+      c.training ? dnnl::prop_kind::forward_training : dnnl::prop_kind::forward_inference;
   if (c.bias) {
     return {dnnl::convolution_forward::desc(pk, dnnl::algorithm::convolution_direct, d.src_any,
                                             d.weights_any, d.bias_any, d.dst_any, d.strides,
@@ -102,7 +106,8 @@ std::pair<Layout, Layout> PreferredConvLayouts(const ops::ConvGeometry& geo, DTy
     if (kv.first == c) return kv.second;
   const ConvDescs d = MakeDescs(c);  // both activation sides format_tag::any
   const auto pd = ForwardPD(c, d);
-  const std::pair<Layout, Layout> r{LayoutOf(pd.src_desc(), geo.nsp()), LayoutOf(pd.dst_desc(), geo.nsp())};
+  const std::pair<Layout, Layout> r{LayoutOf(pd.src_desc(), geo.nsp()),
+                                    LayoutOf(pd.dst_desc(), geo.nsp())};
   cache.emplace_back(c, r);
   return r;
 }
@@ -147,7 +152,8 @@ DnnlConvBackward::DnnlConvBackward(const ConvConfig& cfg) : cfg_(cfg) {
                                                  d.pad_l, d.pad_r),
         Engine(), hint);
   }
-  weights_prim_ = dnnl::convolution_backward_weights(Noted("convolution backward weights", weights_pd_));
+  weights_prim_ =
+      dnnl::convolution_backward_weights(Noted("convolution backward weights", weights_pd_));
   d_dst_weights_.Init(d.dst, weights_pd_.diff_dst_desc(), false);
   src_.Init(d.src, weights_pd_.src_desc(), false);
   d_weights_.Init(d.weights, weights_pd_.diff_weights_desc(), true);
@@ -160,8 +166,8 @@ void DnnlConvBackward::InitData() {
   const ConvDescs d = MakeDescs(cfg_);
   const auto data_pd = dnnl::convolution_backward_data::primitive_desc(
       dnnl::convolution_backward_data::desc(dnnl::algorithm::convolution_direct, d.src_any,
-                                            d.weights_any, d.dst_any, d.strides, d.dilates,
-                                            d.pad_l, d.pad_r),
+                                            d.weights_any, d.dst_any, d.strides, d.dilates, d.pad_l,
+                                            d.pad_r),
       Engine(), TrainingHint(cfg_, d));
   data_prim_ = dnnl::convolution_backward_data(Noted("convolution backward data", data_pd));
   d_dst_data_.Init(d.dst, data_pd.diff_dst_desc(), false);

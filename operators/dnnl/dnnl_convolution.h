@@ -21,7 +21,8 @@ struct ConvConfig {
   bool training = true;
   bool operator==(const ConvConfig& o) const {
     return geo == o.geo && dtype == o.dtype && src_layout == o.src_layout &&
-           dst_layout == o.dst_layout && weight_layout == o.weight_layout && bias == o.bias && training == o.training;
+           dst_layout == o.dst_layout && weight_layout == o.weight_layout && bias == o.bias &&
+           training == o.training;
   }
 };
 
@@ -64,7 +65,7 @@ class DnnlConvBackward {
   dnnl::convolution_backward_weights::primitive_desc weights_pd_;
   dnnl::convolution_backward_data data_prim_;
   dnnl::convolution_backward_weights weights_prim_;
-  DnnlOperand d_dst_data_, weights_, d_src_;   // backward-data operands
+  DnnlOperand d_dst_data_, weights_, d_src_;              // backward-data operands
   DnnlOperand d_dst_weights_, src_, d_weights_, d_bias_;  // backward-weights operands
 };
 

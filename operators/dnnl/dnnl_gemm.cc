@@ -1,4 +1,5 @@
-/*! \brief GemmPlan: oneDNN matmul with strided (transposed) operands, staging and a loop fallback. */
+/*! \brief GemmPlan: oneDNN matmul with strided (transposed) operands, staging and a loop fallback.
+ */
 #include "dnnl_gemm.h"
 
 #include <cstring>
@@ -21,7 +22,8 @@ namespace {
 
 dnnl::memory::desc Matrix(int64_t rows, int64_t cols, bool transposed, dnnl::memory::data_type t) {
   // logical [rows, cols]; a transposed operand is stored [cols, rows] row-major
-  const dnnl::memory::dims strides = transposed ? dnnl::memory::dims{1, rows} : dnnl::memory::dims{cols, 1};
+  const dnnl::memory::dims strides =
+      transposed ? dnnl::memory::dims{1, rows} : dnnl::memory::dims{cols, 1};
   return dnnl::memory::desc({rows, cols}, t, strides);
 }
 
@@ -65,7 +67,8 @@ GemmPlan::GemmPlan(const GemmConfig& cfg) : cfg_(cfg), impl_(std::make_unique<Im
   std::unique_ptr<dnnl::matmul::desc> desc;
   if (cfg.bias) {
     impl_->bias_md = dnnl::memory::desc({1, cfg.n}, dt, dnnl::memory::format_tag::ab);
-    desc = std::make_unique<dnnl::matmul::desc>(impl_->a_md, impl_->b_md, impl_->bias_md, impl_->c_md);
+    desc =
+        std::make_unique<dnnl::matmul::desc>(impl_->a_md, impl_->b_md, impl_->bias_md, impl_->c_md);
   } else {
     desc = std::make_unique<dnnl::matmul::desc>(impl_->a_md, impl_->b_md, impl_->c_md);
   }
@@ -84,9 +87,12 @@ GemmPlan::~GemmPlan() = default;
 
 std::string GemmPlan::Describe() const {
   switch (impl_->mode) {
-    case Impl::kNative: return "dnnl:" + impl_->impl_name;
-    case Impl::kStaged: return "staged-f32:" + impl_->impl_name;
-    default: return "loop";
+    case Impl::kNative:
+      return "dnnl:" + impl_->impl_name;
+    case Impl::kStaged:
+      return "staged-f32:" + impl_->impl_name;
+    default:
+      return "loop";
   }
 }
 

@@ -1,4 +1,5 @@
-/*! \brief GEMM for any float dtype: oneDNN matmul where native, float32 staging or a loop otherwise. */
+/*! \brief GEMM for any float dtype: oneDNN matmul where native, float32 staging or a loop
+ * otherwise. */
 #ifndef SYMNET_OPERATORS_DNNL_DNNL_GEMM_H_
 #define SYMNET_OPERATORS_DNNL_DNNL_GEMM_H_
 

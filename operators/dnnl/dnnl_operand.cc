@@ -13,15 +13,18 @@ void DnnlOperand::Init(const dnnl::memory::desc& user, const dnnl::memory::desc&
   user_mem_ = dnnl::memory(user_md_, eng, DNNL_MEMORY_NONE);
   if (!same_) {
     EnsureBuffer();
-    to_prim_ = dnnl::reorder(Noted("reorder", dnnl::reorder::primitive_desc(eng, user_md_, eng, prim_md_)));
-    to_user_ = dnnl::reorder(Noted("reorder", dnnl::reorder::primitive_desc(eng, prim_md_, eng, user_md_)));
+    to_prim_ = dnnl::reorder(
+        Noted("reorder", dnnl::reorder::primitive_desc(eng, user_md_, eng, prim_md_)));
+    to_user_ = dnnl::reorder(
+        Noted("reorder", dnnl::reorder::primitive_desc(eng, prim_md_, eng, user_md_)));
   }
   if (is_output) {
     dnnl::post_ops po;
     po.append_sum(1.0f);
     dnnl::primitive_attr attr;
     attr.set_post_ops(po);
-    add_to_user_ = dnnl::reorder(Noted("reorder (sum)", dnnl::reorder::primitive_desc(eng, prim_md_, eng, user_md_, attr)));
+    add_to_user_ = dnnl::reorder(
+        Noted("reorder (sum)", dnnl::reorder::primitive_desc(eng, prim_md_, eng, user_md_, attr)));
   }
 }
 
@@ -61,11 +64,16 @@ dnnl::memory::format_tag ActivationTag(int nsp, Layout layout) {
   const bool last = layout == Layout::kChannelsLast, b16 = layout == Layout::kBlocked16,
              b8 = layout == Layout::kBlocked8;
   switch (nsp) {
-    case 0: return tag::nc;
-    case 1: return b16 ? tag::nCw16c : b8 ? tag::nCw8c : (last ? tag::nwc : tag::ncw);
-    case 2: return b16 ? tag::nChw16c : b8 ? tag::nChw8c : (last ? tag::nhwc : tag::nchw);
-    case 3: return b16 ? tag::nCdhw16c : b8 ? tag::nCdhw8c : (last ? tag::ndhwc : tag::ncdhw);
-    default: SYMNET_THROW << "oneDNN activations have 0 to 3 spatial dims, not " << nsp;
+    case 0:
+      return tag::nc;
+    case 1:
+      return b16 ? tag::nCw16c : b8 ? tag::nCw8c : (last ? tag::nwc : tag::ncw);
+    case 2:
+      return b16 ? tag::nChw16c : b8 ? tag::nChw8c : (last ? tag::nhwc : tag::nchw);
+    case 3:
+      return b16 ? tag::nCdhw16c : b8 ? tag::nCdhw8c : (last ? tag::ndhwc : tag::ncdhw);
+    default:
+      SYMNET_THROW << "oneDNN activations have 0 to 3 spatial dims, not " << nsp;
   }
 }
 
@@ -74,10 +82,16 @@ dnnl::memory::format_tag WeightTag(int nsp, bool grouped, bool channels_last) {
   // grouped weights (G, O/G, I/G, spatial...) are (O, I/G, spatial...) split on O, so the
   // channels-last order keeps G and O/G in front: gohwi
   switch (nsp) {
-    case 1: return channels_last ? (grouped ? tag::gowi : tag::owi) : (grouped ? tag::goiw : tag::oiw);
-    case 2: return channels_last ? (grouped ? tag::gohwi : tag::ohwi) : (grouped ? tag::goihw : tag::oihw);
-    case 3: return channels_last ? (grouped ? tag::godhwi : tag::odhwi) : (grouped ? tag::goidhw : tag::oidhw);
-    default: SYMNET_THROW << "oneDNN convolution weights have 1 to 3 spatial dims, not " << nsp;
+    case 1:
+      return channels_last ? (grouped ? tag::gowi : tag::owi) : (grouped ? tag::goiw : tag::oiw);
+    case 2:
+      return channels_last ? (grouped ? tag::gohwi : tag::ohwi)
+                           : (grouped ? tag::goihw : tag::oihw);
+    case 3:
+      return channels_last ? (grouped ? tag::godhwi : tag::odhwi)
+                           : (grouped ? tag::goidhw : tag::oidhw);
+    default:
+      SYMNET_THROW << "oneDNN convolution weights have 1 to 3 spatial dims, not " << nsp;
   }
 }
 

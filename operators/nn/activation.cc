@@ -1,4 +1,5 @@
-/*! \brief Activation (relu, sigmoid, tanh, softrelu, softsign); the gradient uses only the output. */
+/*! \brief Activation (relu, sigmoid, tanh, softrelu, softsign); the gradient uses only the output.
+ */
 #include "activation.h"
 
 namespace symnet {
@@ -6,13 +7,12 @@ namespace ops {
 
 DMLC_REGISTER_PARAMETER(ActivationParam);
 
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 SYMNET_REGISTER_OP(Activation)
-    .describe("Applies an activation function element-wise: relu, sigmoid, tanh, softrelu "
-              "(log(1+exp(x))) or softsign (x/(1+|x|)).")
+    .describe(
+        "Applies an activation function element-wise: relu, sigmoid, tanh, softrelu "
+        "(log(1+exp(x))) or softsign (x/(1+|x|)).")
     .set_attr_parser(ParamParser<ActivationParam>)
     .add_arguments(ParamDocs<ActivationParam>())
     .add_argument("data", "NDArray-or-Symbol", "The input array.")

@@ -27,11 +27,16 @@ template <typename xpu = cpu>
 void ActivationCompute(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& in,
                        const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   switch (Param<ActivationParam>(attrs).act_type) {
-    case kReLU: return UnaryCompute<mathf::relu, xpu>(attrs, ctx, in, req, out);
-    case kSigmoid: return UnaryCompute<mathf::sigmoid, xpu>(attrs, ctx, in, req, out);
-    case kTanh: return UnaryCompute<mathf::tanh, xpu>(attrs, ctx, in, req, out);
-    case kSoftReLU: return UnaryCompute<mathf::softrelu, xpu>(attrs, ctx, in, req, out);
-    case kSoftSign: return UnaryCompute<mathf::softsign, xpu>(attrs, ctx, in, req, out);
+    case kReLU:
+      return UnaryCompute<mathf::relu, xpu>(attrs, ctx, in, req, out);
+    case kSigmoid:
+      return UnaryCompute<mathf::sigmoid, xpu>(attrs, ctx, in, req, out);
+    case kTanh:
+      return UnaryCompute<mathf::tanh, xpu>(attrs, ctx, in, req, out);
+    case kSoftReLU:
+      return UnaryCompute<mathf::softrelu, xpu>(attrs, ctx, in, req, out);
+    case kSoftSign:
+      return UnaryCompute<mathf::softsign, xpu>(attrs, ctx, in, req, out);
   }
 }
 
@@ -41,11 +46,16 @@ void ActivationGradCompute(const NodeAttrs& attrs, const OpContext& ctx,
                            const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
                            const std::vector<TBlob>& out) {
   switch (Param<ActivationParam>(attrs).act_type) {
-    case kReLU: return UnaryGradCompute<mathf::relu_grad, xpu>(attrs, ctx, in, req, out);
-    case kSigmoid: return UnaryGradCompute<mathf::sigmoid_grad, xpu>(attrs, ctx, in, req, out);
-    case kTanh: return UnaryGradCompute<mathf::tanh_grad, xpu>(attrs, ctx, in, req, out);
-    case kSoftReLU: return UnaryGradCompute<mathf::softrelu_grad, xpu>(attrs, ctx, in, req, out);
-    case kSoftSign: return UnaryGradCompute<mathf::softsign_grad, xpu>(attrs, ctx, in, req, out);
+    case kReLU:
+      return UnaryGradCompute<mathf::relu_grad, xpu>(attrs, ctx, in, req, out);
+    case kSigmoid:
+      return UnaryGradCompute<mathf::sigmoid_grad, xpu>(attrs, ctx, in, req, out);
+    case kTanh:
+      return UnaryGradCompute<mathf::tanh_grad, xpu>(attrs, ctx, in, req, out);
+    case kSoftReLU:
+      return UnaryGradCompute<mathf::softrelu_grad, xpu>(attrs, ctx, in, req, out);
+    case kSoftSign:
+      return UnaryGradCompute<mathf::softsign_grad, xpu>(attrs, ctx, in, req, out);
   }
 }
 

@@ -5,14 +5,15 @@
  *  normalizes with the moving statistics. The second and third outputs are the mean and the
  *  variance used. Parameters and statistics are float32 for 16-bit data.
  */
+#include "batch_norm.h"
+
 #include <cmath>
 #include <cstring>
 
 #include "../dnnl/dnnl_batch_norm.h"
-#include "src/device/kernel_launch.h"
-#include "batch_norm.h"
-#include "data_layout.h"
 #include "../stage_f32.h"
+#include "data_layout.h"
+#include "src/device/kernel_launch.h"
 #include "symnet/storage.h"
 
 namespace symnet {
@@ -154,7 +155,8 @@ struct BNBackwardState : public OpState {
  */
 void* ScratchFor(StoragePtr* scratch, const TBlob& out, OpReqType req) {
   if (req == kWriteTo || req == kWriteInplace) return out.dptr_;
-  if (!*scratch || (*scratch)->bytes() < out.Bytes()) *scratch = AllocStorage(out.Bytes(), Device::CPU());
+  if (!*scratch || (*scratch)->bytes() < out.Bytes())
+    *scratch = AllocStorage(out.Bytes(), Device::CPU());
   return (*scratch)->ptr();
 }
 
@@ -164,7 +166,8 @@ void AddScratch(const void* result, const TBlob& out, OpReqType req) {
   SYMNET_FLOAT_TYPE_SWITCH(out.dtype_, T, {
     const T* r = static_cast<const T*>(result);
     T* o = out.dptr<T>();
-    for (int64_t i = 0; i < out.Size(); ++i) AssignReq<kAddTo>(&o[i], static_cast<AccType<T>>(r[i]));
+    for (int64_t i = 0; i < out.Size(); ++i)
+      AssignReq<kAddTo>(&o[i], static_cast<AccType<T>>(r[i]));
   });
 }
 
@@ -258,8 +261,8 @@ void BNBackward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<
         },
         [&](const BNBackwardState& s) { return s.bn->config() == cfg; });
     void* dx = ScratchFor(&st.scratch, out[0], req[0]);
-    st.bn->Run(dy.dptr_, x.dptr_, in[2].dptr<float>(), in[3].dptr<float>(), in[4].dptr<float>(),
-               dx, out[1].dptr<float>(), out[2].dptr<float>(), p.fix_gamma ? kNullOp : req[1], req[2]);
+    st.bn->Run(dy.dptr_, x.dptr_, in[2].dptr<float>(), in[3].dptr<float>(), in[4].dptr<float>(), dx,
+               out[1].dptr<float>(), out[2].dptr<float>(), p.fix_gamma ? kNullOp : req[1], req[2]);
     AddScratch(dx, out[0], req[0]);
     if (p.fix_gamma && (req[1] == kWriteTo || req[1] == kWriteInplace))
       std::memset(out[1].dptr_, 0, out[1].Bytes());
@@ -284,8 +287,9 @@ FLayoutSlots BNLayout(std::vector<int> ins, std::vector<int> outs) {
 }  // namespace
 
 SYMNET_REGISTER_OP(BatchNorm)
-    .describe("Batch normalization: y = (x - mean) / sqrt(var + eps) * gamma + beta per channel, "
-              "with batch statistics in training and moving statistics otherwise.")
+    .describe(
+        "Batch normalization: y = (x - mean) / sqrt(var + eps) * gamma + beta per channel, "
+        "with batch statistics in training and moving statistics otherwise.")
     .set_num_inputs(5)
     .set_num_outputs(3)
     .set_attr_parser(ParamParser<BatchNormParam>)
@@ -295,11 +299,11 @@ SYMNET_REGISTER_OP(BatchNorm)
     .add_argument("beta", "NDArray-or-Symbol", "Shift per channel.")
     .add_argument("moving_mean", "NDArray-or-Symbol", "Running mean (auxiliary state).")
     .add_argument("moving_var", "NDArray-or-Symbol", "Running variance (auxiliary state).")
-    .set_attr<FListInputNames>("FListInputNames",
-                               [](const NodeAttrs&) {
-                                 return std::vector<std::string>{"data", "gamma", "beta",
-                                                                 "moving_mean", "moving_var"};
-                               })
+    .set_attr<FListInputNames>(
+        "FListInputNames",
+        [](const NodeAttrs&) {
+          return std::vector<std::string>{"data", "gamma", "beta", "moving_mean", "moving_var"};
+        })
     .set_attr<FListOutputNames>("FListOutputNames",
                                 [](const NodeAttrs&) {
                                   return std::vector<std::string>{"output", "mean", "var"};
@@ -309,9 +313,12 @@ SYMNET_REGISTER_OP(BatchNorm)
                                     return Param<BatchNormParam>(a).output_mean_var ? 3 : 1;
                                   })
     .set_attr<FMutateInputs>("FMutateInputs",
-                             [](const NodeAttrs&) { return std::vector<uint32_t>{3, 4}; })
+                             [](const NodeAttrs&) {
+                               return std::vector<uint32_t>{3, 4};
+                             })
     .set_attr<FInputVarAttrs>("FInputVarAttrs",
-                              [](const NodeAttrs&, uint32_t index) -> std::map<std::string, std::string> {
+                              [](const NodeAttrs&,
+                                 uint32_t index) -> std::map<std::string, std::string> {
                                 if (index == 3) return {{"__init__", "[\"zero\", {}]"}};
                                 if (index == 4) return {{"__init__", "[\"one\", {}]"}};
                                 return {};
@@ -319,14 +326,15 @@ SYMNET_REGISTER_OP(BatchNorm)
     .set_attr<FInferShape>("FInferShape", BNShape)
     .set_attr<FInferType>("FInferType", BNType)
     .set_attr<FLayoutSlots>("FLayoutSlots", BNLayout({0}, {0}))
-    .set_attr<FGradient>("FGradient",
-                         [](const NodePtr& n, const std::vector<NodeEntry>& ograds) {
-                           auto g = MakeGradNode("_backward_BatchNorm", n,
-                                                 {ograds[0], n->inputs[0], n->inputs[1],
-                                                  NodeEntry{n, 1, 0}, NodeEntry{n, 2, 0}},
-                                                 ParamsOf(n));
-                           return std::vector<NodeEntry>{g[0], g[1], g[2], NoGradient(), NoGradient()};
-                         })
+    .set_attr<FGradient>(
+        "FGradient",
+        [](const NodePtr& n, const std::vector<NodeEntry>& ograds) {
+          auto g = MakeGradNode(
+              "_backward_BatchNorm", n,
+              {ograds[0], n->inputs[0], n->inputs[1], NodeEntry{n, 1, 0}, NodeEntry{n, 2, 0}},
+              ParamsOf(n));
+          return std::vector<NodeEntry>{g[0], g[1], g[2], NoGradient(), NoGradient()};
+        })
     .set_attr<FCompute>("FCompute<cpu>", BNForward);
 
 SYMNET_REGISTER_OP(_backward_BatchNorm)

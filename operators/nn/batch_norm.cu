@@ -7,8 +7,8 @@
  *  (cuDNN's batch norm keeps an unbiased running variance, which would make GPU and CPU
  *  checkpoints differ, so it is not used.)
  */
-#include "src/device/kernel_launch.cuh"
 #include "batch_norm.h"
+#include "src/device/kernel_launch.cuh"
 
 namespace symnet {
 namespace ops {
@@ -43,7 +43,8 @@ struct StatTerms {
   const T* x;
   const T* dy;
   double m = 0, invstd = 0, a = 0, b = 0;
-  __device__ StatTerms(const T* x_, const T* dy_, const P* mean, const P* var, double eps, int64_t c)
+  __device__ StatTerms(const T* x_, const T* dy_, const P* mean, const P* var, double eps,
+                       int64_t c)
       : x(x_), dy(dy_) {
     if (grad) {
       m = static_cast<double>(mean[c]);
@@ -73,7 +74,8 @@ __global__ void PartialSumsKernel(const T* x, const T* dy, int64_t outer, int64_
                                   const P* mean, const P* var, double eps, double* sums) {
   const int64_t c = blockIdx.x;
   StatTerms<grad, T, P> t(x, dy, mean, var, eps, c);
-  VisitChannelPart(c, blockIdx.y, gridDim.y, threadIdx.x, kBNThreads, outer, C, inner, [&](int64_t k) { t.Add(k); });
+  VisitChannelPart(c, blockIdx.y, gridDim.y, threadIdx.x, kBNThreads, outer, C, inner,
+                   [&](int64_t k) { t.Add(k); });
   BlockSum2(&t.a, &t.b);
   if (threadIdx.x == 0) {
     atomicAdd(&sums[2 * c], t.a);
@@ -90,14 +92,15 @@ constexpr int kCLChannels = 32, kCLRows = 8;
  *  are combined in shared memory and added to sums with double atomics.
  */
 template <bool grad, typename T, typename P>
-__global__ void ChannelsLastSumsKernel(const T* x, const T* dy, int64_t rows, int64_t C, const P* mean,
-                                       const P* var, double eps, double* sums) {
+__global__ void ChannelsLastSumsKernel(const T* x, const T* dy, int64_t rows, int64_t C,
+                                       const P* mean, const P* var, double eps, double* sums) {
   __shared__ double sa[kCLRows][kCLChannels], sb[kCLRows][kCLChannels];
   const int64_t c = static_cast<int64_t>(blockIdx.x) * kCLChannels + threadIdx.x;
   double a = 0, b = 0;
   if (c < C) {
     StatTerms<grad, T, P> t(x, dy, mean, var, eps, c);
-    VisitChannelsLastRows(c, blockIdx.y, gridDim.y, threadIdx.y, kCLRows, rows, C, [&](int64_t k) { t.Add(k); });
+    VisitChannelsLastRows(c, blockIdx.y, gridDim.y, threadIdx.y, kCLRows, rows, C,
+                          [&](int64_t k) { t.Add(k); });
     a = t.a;
     b = t.b;
   }
@@ -127,8 +130,8 @@ unsigned PartsPerChannel(int64_t C, int64_t outer) {
  *  (inner == 1) reads rows of neighbouring channels, channels-first reads runs of one channel.
  */
 template <bool grad, typename T, typename P>
-void LaunchPartialSums(int dev, const T* x, const T* dy, int64_t outer, int64_t C, int64_t inner, const P* mean,
-                       const P* var, double eps, double* sums) {
+void LaunchPartialSums(int dev, const T* x, const T* dy, int64_t outer, int64_t C, int64_t inner,
+                       const P* mean, const P* var, double eps, double* sums) {
   cuda::Memset(sums, 0, static_cast<size_t>(2 * C) * sizeof(double), dev);
   if (inner == 1 && C > 1) {
     const int64_t tiles = (C + kCLChannels - 1) / kCLChannels;
@@ -137,12 +140,13 @@ void LaunchPartialSums(int dev, const T* x, const T* dy, int64_t outer, int64_t 
     if (parts > row_groups) parts = row_groups;
     if (parts > 65535) parts = 65535;
     const dim3 grid(static_cast<unsigned>(tiles), static_cast<unsigned>(parts < 1 ? 1 : parts));
-    ChannelsLastSumsKernel<grad, T, P><<<grid, dim3(kCLChannels, kCLRows), 0, cuda::CurrentStream()>>>(
-        x, dy, outer, C, mean, var, eps, sums);
+    ChannelsLastSumsKernel<grad, T, P>
+        <<<grid, dim3(kCLChannels, kCLRows), 0, cuda::CurrentStream()>>>(x, dy, outer, C, mean, var,
+                                                                         eps, sums);
   } else {
     const dim3 grid(static_cast<unsigned>(C), PartsPerChannel(C, outer));
-    PartialSumsKernel<grad, T, P><<<grid, kBNThreads, 0, cuda::CurrentStream()>>>(x, dy, outer, C, inner, mean, var,
-                                                                                  eps, sums);
+    PartialSumsKernel<grad, T, P><<<grid, kBNThreads, 0, cuda::CurrentStream()>>>(
+        x, dy, outer, C, inner, mean, var, eps, sums);
   }
   cuda::CheckLaunch(grad ? "BatchNorm gradient statistics" : "BatchNorm statistics");
 }
@@ -150,8 +154,8 @@ void LaunchPartialSums(int dev, const T* x, const T* dy, int64_t outer, int64_t 
 /*! \brief Channel c: batch mean and biased variance from the sums; then the moving averages. */
 struct FinishStats {
   template <typename P>
-  SYMNET_XINLINE static void Map(int64_t c, const double* sums, double count, P* mean, P* var, P* moving_mean,
-                                 P* moving_var, P momentum) {
+  SYMNET_XINLINE static void Map(int64_t c, const double* sums, double count, P* mean, P* var,
+                                 P* moving_mean, P* moving_var, P momentum) {
     const double m = sums[2 * c] / count;
     const double v = fmax(sums[2 * c + 1] / count - m * m, 0.0);
     mean[c] = static_cast<P>(m);
@@ -172,8 +176,8 @@ struct BNView {
 template <int req>
 struct NormalizeKernel {
   template <typename T, typename P>
-  SYMNET_XINLINE static void Map(int64_t k, const T* x, T* y, const P* gamma, const P* beta, const P* mean,
-                                 const P* var, BNView v) {
+  SYMNET_XINLINE static void Map(int64_t k, const T* x, T* y, const P* gamma, const P* beta,
+                                 const P* mean, const P* var, BNView v) {
     const int64_t c = (k / v.inner) % v.C;
     const double g = v.fix_gamma ? 1.0 : static_cast<double>(gamma[c]);
     const double scale = g / sqrt(static_cast<double>(var[c]) + v.eps);
@@ -205,8 +209,9 @@ struct FinishGradStats {
 template <int req>
 struct GradDataKernel {
   template <typename T, typename P>
-  SYMNET_XINLINE static void Map(int64_t k, const T* dy, const T* x, T* dx, const P* gamma, const P* mean,
-                                 const P* var, const double* sums, BNView v, double count, bool batch_stats) {
+  SYMNET_XINLINE static void Map(int64_t k, const T* dy, const T* x, T* dx, const P* gamma,
+                                 const P* mean, const P* var, const double* sums, BNView v,
+                                 double count, bool batch_stats) {
     const int64_t c = (k / v.inner) % v.C;
     const double invstd = 1.0 / sqrt(static_cast<double>(var[c]) + v.eps);
     const double g = v.fix_gamma ? 1.0 : static_cast<double>(gamma[c]);
@@ -245,22 +250,28 @@ void BNForwardGPU(const NodeAttrs& attrs, const OpContext& ctx, const std::vecto
   const ChannelDims d = Dims(p, x);
   const BNView v{d.c, d.inner, p.eps, p.fix_gamma};
   if (!batch_stats) {  // normalize with the moving statistics, reported as mean/var outputs
-    cuda::CopyBytes(out[1].dptr_, out[1].dev_, in[kMovingMean].dptr_, in[kMovingMean].dev_, out[1].Bytes());
-    cuda::CopyBytes(out[2].dptr_, out[2].dev_, in[kMovingVar].dptr_, in[kMovingVar].dev_, out[2].Bytes());
+    cuda::CopyBytes(out[1].dptr_, out[1].dev_, in[kMovingMean].dptr_, in[kMovingMean].dev_,
+                    out[1].Bytes());
+    cuda::CopyBytes(out[2].dptr_, out[2].dev_, in[kMovingVar].dptr_, in[kMovingVar].dev_,
+                    out[2].Bytes());
   }
   SYMNET_FLOAT_TYPE_SWITCH(x.dtype_, T, {
     using P = typename std::conditional<std::is_same<T, double>::value, double, float>::type;
     if (batch_stats && d.c > 0) {
-      double* sums = static_cast<double*>(cuda::Workspace(ctx.dev.id, static_cast<size_t>(2 * d.c) * sizeof(double)));
-      LaunchPartialSums<false, T, P>(ctx.dev.id, x.dptr<T>(), static_cast<const T*>(nullptr), d.outer, d.c, d.inner,
-                                     static_cast<const P*>(nullptr), static_cast<const P*>(nullptr), 0.0, sums);
-      Kernel<FinishStats, gpu>::Launch(d.c, static_cast<const double*>(sums), static_cast<double>(d.outer * d.inner),
-                                       out[1].dptr<P>(), out[2].dptr<P>(), in[kMovingMean].dptr<P>(),
+      double* sums = static_cast<double*>(
+          cuda::Workspace(ctx.dev.id, static_cast<size_t>(2 * d.c) * sizeof(double)));
+      LaunchPartialSums<false, T, P>(ctx.dev.id, x.dptr<T>(), static_cast<const T*>(nullptr),
+                                     d.outer, d.c, d.inner, static_cast<const P*>(nullptr),
+                                     static_cast<const P*>(nullptr), 0.0, sums);
+      Kernel<FinishStats, gpu>::Launch(d.c, static_cast<const double*>(sums),
+                                       static_cast<double>(d.outer * d.inner), out[1].dptr<P>(),
+                                       out[2].dptr<P>(), in[kMovingMean].dptr<P>(),
                                        in[kMovingVar].dptr<P>(), static_cast<P>(p.momentum));
     }
     SYMNET_REQ_SWITCH(req[0], Req, {
-      Kernel<NormalizeKernel<Req>, gpu>::Launch(x.Size(), x.dptr<T>(), out[0].dptr<T>(), in[kGamma].dptr<P>(),
-                                                in[kBeta].dptr<P>(), out[1].dptr<P>(), out[2].dptr<P>(), v);
+      Kernel<NormalizeKernel<Req>, gpu>::Launch(x.Size(), x.dptr<T>(), out[0].dptr<T>(),
+                                                in[kGamma].dptr<P>(), in[kBeta].dptr<P>(),
+                                                out[1].dptr<P>(), out[2].dptr<P>(), v);
     });
   });
 }
@@ -273,19 +284,20 @@ void BNBackwardGPU(const NodeAttrs& attrs, const OpContext& ctx, const std::vect
   const bool batch_stats = !p.use_global_stats;
   const ChannelDims d = Dims(p, x);
   const BNView v{d.c, d.inner, p.eps, p.fix_gamma};
-  double* sums = static_cast<double*>(cuda::Workspace(ctx.dev.id, static_cast<size_t>(2 * d.c) * sizeof(double)));
+  double* sums = static_cast<double*>(
+      cuda::Workspace(ctx.dev.id, static_cast<size_t>(2 * d.c) * sizeof(double)));
   SYMNET_FLOAT_TYPE_SWITCH(x.dtype_, T, {
     using P = typename std::conditional<std::is_same<T, double>::value, double, float>::type;
     if (d.c > 0) {
-      LaunchPartialSums<true, T, P>(ctx.dev.id, x.dptr<T>(), dy.dptr<T>(), d.outer, d.c, d.inner, in[3].dptr<P>(),
-                                    in[4].dptr<P>(), p.eps, sums);
-      Kernel<FinishGradStats, gpu>::Launch(d.c, static_cast<const double*>(sums), p.fix_gamma, out[1].dptr<P>(),
-                                           out[2].dptr<P>(), req[1], req[2]);
+      LaunchPartialSums<true, T, P>(ctx.dev.id, x.dptr<T>(), dy.dptr<T>(), d.outer, d.c, d.inner,
+                                    in[3].dptr<P>(), in[4].dptr<P>(), p.eps, sums);
+      Kernel<FinishGradStats, gpu>::Launch(d.c, static_cast<const double*>(sums), p.fix_gamma,
+                                           out[1].dptr<P>(), out[2].dptr<P>(), req[1], req[2]);
     }
     SYMNET_REQ_SWITCH(req[0], Req, {
-      Kernel<GradDataKernel<Req>, gpu>::Launch(x.Size(), dy.dptr<T>(), x.dptr<T>(), out[0].dptr<T>(),
-                                               in[2].dptr<P>(), in[3].dptr<P>(), in[4].dptr<P>(),
-                                               static_cast<const double*>(sums), v,
+      Kernel<GradDataKernel<Req>, gpu>::Launch(x.Size(), dy.dptr<T>(), x.dptr<T>(),
+                                               out[0].dptr<T>(), in[2].dptr<P>(), in[3].dptr<P>(),
+                                               in[4].dptr<P>(), static_cast<const double*>(sums), v,
                                                static_cast<double>(d.outer * d.inner), batch_stats);
     });
   });

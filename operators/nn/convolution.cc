@@ -26,7 +26,8 @@ ConvGeometry MakeConvGeometry(const ConvolutionParam& p, const Shape& given) {
   auto dims_or = [&](const Shape& s, int64_t def, const char* name) {
     std::vector<int64_t> v(nsp, def);
     if (s.ndim_known() && s.ndim() > 0) {
-      SYMNET_CHECK_EQ(s.ndim(), nsp) << name << " " << s << " must have as many dims as kernel " << p.kernel;
+      SYMNET_CHECK_EQ(s.ndim(), nsp)
+          << name << " " << s << " must have as many dims as kernel " << p.kernel;
       for (int i = 0; i < nsp; ++i) v[i] = s[i];
     }
     return v;
@@ -184,10 +185,11 @@ void ConvBackward(const NodeAttrs& attrs, const OpContext& ctx, const std::vecto
 }  // namespace
 
 SYMNET_REGISTER_OP(Convolution)
-    .describe("Convolution over 1, 2 or 3 spatial dims of (N, C, ...) data (or (N, ..., C) "
-              "with a channels-last layout), with stride, dilation, zero padding and groups. "
-              "Output size per dim: "
-              "floor((in + 2*pad - dilate*(kernel-1) - 1) / stride) + 1.")
+    .describe(
+        "Convolution over 1, 2 or 3 spatial dims of (N, C, ...) data (or (N, ..., C) "
+        "with a channels-last layout), with stride, dilation, zero padding and groups. "
+        "Output size per dim: "
+        "floor((in + 2*pad - dilate*(kernel-1) - 1) / stride) + 1.")
     .set_num_inputs([](const NodeAttrs& a) -> uint32_t {
       return Param<ConvolutionParam>(a).no_bias ? 2 : 3;
     })
@@ -205,7 +207,8 @@ SYMNET_REGISTER_OP(Convolution)
     .set_attr<FGradient>("FGradient",
                          [](const NodePtr& n, const std::vector<NodeEntry>& ograds) {
                            return MakeGradNode("_backward_Convolution", n,
-                                               {ograds[0], n->inputs[0], n->inputs[1]}, ParamsOf(n));
+                                               {ograds[0], n->inputs[0], n->inputs[1]},
+                                               ParamsOf(n));
                          })
     .set_attr<FCompute>("FCompute<cpu>", ConvForward);
 
@@ -218,7 +221,8 @@ SYMNET_REGISTER_OP(_backward_Convolution)
     .add_arguments(ParamDocs<ConvolutionParam>())
     .set_attr<TIsBackward>("TIsBackward", true)
     // (x, dx) share the data side; dy is the output side
-    .set_attr<FLayoutSlots>("FLayoutSlots", ConvLayoutSlots({{{false, 1}, {true, 0}}, {{false, 0}}}))
+    .set_attr<FLayoutSlots>("FLayoutSlots",
+                            ConvLayoutSlots({{{false, 1}, {true, 0}}, {{false, 0}}}))
     .set_attr<FLayoutPreference>("FLayoutPreference", ConvLayoutPreference(1))
     .set_attr<FCompute>("FCompute<cpu>", ConvBackward);
 

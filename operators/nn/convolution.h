@@ -1,4 +1,5 @@
-/*! \brief Convolution parameters (MXNet's names and defaults) and the geometry derived from them. */
+/*! \brief Convolution parameters (MXNet's names and defaults) and the geometry derived from them.
+ */
 #ifndef SYMNET_OPERATORS_NN_CONVOLUTION_H_
 #define SYMNET_OPERATORS_NN_CONVOLUTION_H_
 
@@ -22,11 +23,14 @@ struct ConvolutionParam : public dmlc::Parameter<ConvolutionParam> {
   DMLC_DECLARE_PARAMETER(ConvolutionParam) {
     DMLC_DECLARE_FIELD(kernel).describe("Convolution kernel size: (w,), (h, w) or (d, h, w).");
     DMLC_DECLARE_FIELD(stride).set_default(Shape()).describe("Stride per spatial dim; default 1.");
-    DMLC_DECLARE_FIELD(dilate).set_default(Shape()).describe("Dilation per spatial dim; default 1.");
-    DMLC_DECLARE_FIELD(pad).set_default(Shape()).describe("Zero padding per spatial dim; default 0.");
+    DMLC_DECLARE_FIELD(dilate).set_default(Shape()).describe(
+        "Dilation per spatial dim; default 1.");
+    DMLC_DECLARE_FIELD(pad).set_default(Shape()).describe(
+        "Zero padding per spatial dim; default 0.");
     DMLC_DECLARE_FIELD(num_filter).set_lower_bound(1).describe("Number of output channels.");
     DMLC_DECLARE_FIELD(num_group).set_default(1).set_lower_bound(1).describe(
-        "Number of groups: input and output channels split into this many independent convolutions.");
+        "Number of groups: input and output channels split into this many independent "
+        "convolutions.");
     DMLC_DECLARE_FIELD(workspace).set_default(1024).describe(
         "The most temporary memory (MiB) a GPU convolution may use for its cuDNN algorithms, "
         "within the bind's workspace_mb option. The CPU ignores it (oneDNN plans its scratchpad).");
@@ -36,13 +40,15 @@ struct ConvolutionParam : public dmlc::Parameter<ConvolutionParam> {
         .add_enum("limited_workspace", 1)
         .add_enum("fastest", 2)
         .set_default(dmlc::optional<int>())
-        .describe("GPU algorithm choice: off and limited_workspace (and unset) take cuDNN's first "
-                  "algorithm within `workspace`; fastest takes it within the bind's workspace_mb "
-                  "only, ignoring `workspace`.");
+        .describe(
+            "GPU algorithm choice: off and limited_workspace (and unset) take cuDNN's first "
+            "algorithm within `workspace`; fastest takes it within the bind's workspace_mb "
+            "only, ignoring `workspace`.");
     DMLC_DECLARE_FIELD(cudnn_off).set_default(false).describe("Accepted for MXNet compatibility.");
     DeclareDataLayout(DMLC_DECLARE_FIELD(layout))
-        .describe("Data layout: channels-first NCW/NCHW/NCDHW (the default) or channels-last "
-                  "NWC/NHWC/NDHWC, whose weights are (num_filter, kernel..., C/num_group).");
+        .describe(
+            "Data layout: channels-first NCW/NCHW/NCDHW (the default) or channels-last "
+            "NWC/NHWC/NDHWC, whose weights are (num_filter, kernel..., C/num_group).");
   }
 };
 

@@ -4,9 +4,9 @@
  */
 #include "../cudnn/cudnn_convolution.h"
 #include "../tensor/channel_copy.h"
+#include "convolution.h"
 #include "one_order.h"
 #include "src/device/cuda_common.h"
-#include "convolution.h"
 
 namespace symnet {
 namespace ops {
@@ -19,11 +19,13 @@ struct CudnnConvState : public OpState {
   bool last = false;       // what it runs: NCHW when cuDNN had no NHWC algorithm
 };
 
-std::unique_ptr<cudnn::Convolution> MakeConv(const OpContext& ctx, const ConvolutionParam& p, const ConvGeometry& g,
-                                             DType t, bool last, bool backward) {
+std::unique_ptr<cudnn::Convolution> MakeConv(const OpContext& ctx, const ConvolutionParam& p,
+                                             const ConvGeometry& g, DType t, bool last,
+                                             bool backward) {
   cudnn::ConvLayouts l;
   l.x = l.w = l.y = last;
-  auto conv = std::make_unique<cudnn::Convolution>(ctx.dev.id, g, t, l, ConvWorkspaceLimit(p, ctx.workspace_cap_bytes));
+  auto conv = std::make_unique<cudnn::Convolution>(ctx.dev.id, g, t, l,
+                                                   ConvWorkspaceLimit(p, ctx.workspace_cap_bytes));
   if (backward) conv->PrepareBackward();
   return conv;
 }
@@ -32,8 +34,8 @@ std::unique_ptr<cudnn::Convolution> MakeConv(const OpContext& ctx, const Convolu
  * \brief The call site's cuDNN convolution, in NHWC when `want_last` and cuDNN has algorithms
  *  for it, else in NCHW (the operands are then copied: see OneOrder). *last says which.
  */
-cudnn::Convolution& GetConv(const OpContext& ctx, const ConvolutionParam& p, const ConvGeometry& g, DType t,
-                            bool want_last, bool backward, bool* last) {
+cudnn::Convolution& GetConv(const OpContext& ctx, const ConvolutionParam& p, const ConvGeometry& g,
+                            DType t, bool want_last, bool backward, bool* last) {
   auto& st = ctx.GetState<CudnnConvState>(
       [&] {
         auto* s = new CudnnConvState();
@@ -61,8 +63,8 @@ cudnn::Convolution& GetConv(const OpContext& ctx, const ConvolutionParam& p, con
 /*! \brief OneOrder's device side: LayoutScratch and CopyChannelsGPU. */
 struct GpuOrderOps {
   static void* Scratch(int dev, size_t bytes) { return cuda::LayoutScratch(dev, bytes); }
-  static void Copy(const void* src, bool src_last, void* dst, bool dst_last, DType t, const ChannelDims3& d,
-                   OpReqType req) {
+  static void Copy(const void* src, bool src_last, void* dst, bool dst_last, DType t,
+                   const ChannelDims3& d, OpReqType req) {
     CopyChannelsGPU(src, src_last, dst, dst_last, t, d, req);
   }
 };
@@ -72,27 +74,31 @@ using OneOrder = OneOrderT<GpuOrderOps>;
  *  in float64, which its NHWC kernels do not cover. */
 bool RunChannelsLast(const TBlob& b) { return b.channels_last() && b.dtype_ != DType::kFloat64; }
 
-void ConvForwardGPU(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& given_in,
-                    const std::vector<OpReqType>& req, const std::vector<TBlob>& given_out) {
+void ConvForwardGPU(const NodeAttrs& attrs, const OpContext& ctx,
+                    const std::vector<TBlob>& given_in, const std::vector<OpReqType>& req,
+                    const std::vector<TBlob>& given_out) {
   if (req[0] == kNullOp) return;
   const ConvolutionParam& p = Param<ConvolutionParam>(attrs);
   const ConvGeometry g = MakeConvGeometry(p, given_in[0].shape_);
   const std::vector<TBlob> in = ConvViews(p, given_in), out = ConvViews(p, given_out);
   bool last = false;
-  cudnn::Convolution& conv = GetConv(ctx, p, g, in[0].dtype_, RunChannelsLast(out[0]), false, &last);
+  cudnn::Convolution& conv =
+      GetConv(ctx, p, g, in[0].dtype_, RunChannelsLast(out[0]), false, &last);
   OneOrder order(ctx.dev.id, last);
   order.Plan(in[0]);
   order.Plan(in[1]);
   order.Plan(out[0]);
   const void* x = order.Input(0, in[0]);
   const void* w = order.Input(1, in[1]);
-  conv.Forward(x, w, p.no_bias ? nullptr : in[2].dptr_, order.Output(2, out[0]), order.Req(2, req[0]));
+  conv.Forward(x, w, p.no_bias ? nullptr : in[2].dptr_, order.Output(2, out[0]),
+               order.Req(2, req[0]));
   order.Commit(2, out[0], req[0]);
 }
 
 /*! \brief Inputs (dy, x, w); outputs (dx, dw[, db]). */
-void ConvBackwardGPU(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& given_in,
-                     const std::vector<OpReqType>& req, const std::vector<TBlob>& given_out) {
+void ConvBackwardGPU(const NodeAttrs& attrs, const OpContext& ctx,
+                     const std::vector<TBlob>& given_in, const std::vector<OpReqType>& req,
+                     const std::vector<TBlob>& given_out) {
   const ConvolutionParam& p = Param<ConvolutionParam>(attrs);
   const ConvGeometry g = MakeConvGeometry(p, given_in[1].shape_);
   const std::vector<TBlob> in = ConvViews(p, given_in), out = ConvViews(p, given_out);
@@ -111,7 +117,8 @@ void ConvBackwardGPU(const NodeAttrs& attrs, const OpContext& ctx, const std::ve
   std::vector<OpReqType> r = req;
   r[0] = order.Req(3, req[0]);
   r[1] = order.Req(4, req[1]);
-  conv.Backward(dy, x, w, order.Output(3, out[0]), order.Output(4, out[1]), p.no_bias ? nullptr : out[2].dptr_, r);
+  conv.Backward(dy, x, w, order.Output(3, out[0]), order.Output(4, out[1]),
+                p.no_bias ? nullptr : out[2].dptr_, r);
   order.Commit(3, out[0], req[0]);
   order.Commit(4, out[1], req[1]);
 }

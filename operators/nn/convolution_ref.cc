@@ -4,8 +4,8 @@
  */
 #include <cstring>
 
-#include "src/device/kernel_launch.h"
 #include "convolution.h"
+#include "src/device/kernel_launch.h"
 
 namespace symnet {
 namespace ops {
@@ -167,18 +167,16 @@ void Backward(const ConvGeometry& cg, const TBlob& dyb, const TBlob& xb, const T
 void ConvForwardRef(const ConvGeometry& g, const TBlob& x, const TBlob& w, const TBlob* b,
                     const TBlob& y, OpReqType req) {
   SYMNET_CHECK(!x.blocked() && !y.blocked()) << "reference convolution takes no blocked layout";
-  SYMNET_FLOAT_TYPE_SWITCH(x.dtype_, T, {
-    Forward<T>(g, x, w, b ? b->dptr<T>() : nullptr, y, req);
-  });
+  SYMNET_FLOAT_TYPE_SWITCH(x.dtype_, T,
+                           { Forward<T>(g, x, w, b ? b->dptr<T>() : nullptr, y, req); });
 }
 
 void ConvBackwardRef(const ConvGeometry& g, const TBlob& dy, const TBlob& x, const TBlob& w,
                      const TBlob& dx, const TBlob& dw, const TBlob* db,
                      const std::vector<OpReqType>& req) {
   SYMNET_CHECK(!x.blocked() && !dy.blocked()) << "reference convolution takes no blocked layout";
-  SYMNET_FLOAT_TYPE_SWITCH(x.dtype_, T, {
-    Backward<T>(g, dy, x, w, dx, dw, db ? db->dptr<T>() : nullptr, req);
-  });
+  SYMNET_FLOAT_TYPE_SWITCH(
+      x.dtype_, T, { Backward<T>(g, dy, x, w, dx, dw, db ? db->dptr<T>() : nullptr, req); });
 }
 
 }  // namespace ops

@@ -4,9 +4,9 @@
  *  1/(1-p) and is shared along `axes` (variational dropout). Masks come from counter-based
  *  streams, so a run is reproducible after symnet.random.seed().
  */
-#include <cstring>
-
 #include "dropout.h"
+
+#include <cstring>
 
 namespace symnet {
 namespace ops {
@@ -26,8 +26,9 @@ bool DropoutShape(const NodeAttrs&, std::vector<Shape>* in, std::vector<Shape>* 
 }  // namespace
 
 SYMNET_REGISTER_OP(Dropout)
-    .describe("Randomly zeroes elements with probability p during training, scaling the kept "
-              "ones by 1/(1-p); identity in inference (unless mode='always').")
+    .describe(
+        "Randomly zeroes elements with probability p during training, scaling the kept "
+        "ones by 1/(1-p); identity in inference (unless mode='always').")
     .set_num_outputs(2)
     .set_attr<TDrawsRandom>("TDrawsRandom", true)
     .set_attr_parser(ParamParser<DropoutParam>)
@@ -37,7 +38,8 @@ SYMNET_REGISTER_OP(Dropout)
                                 [](const NodeAttrs&) {
                                   return std::vector<std::string>{"output", "mask"};
                                 })
-    .set_attr<FNumVisibleOutputs>("FNumVisibleOutputs", [](const NodeAttrs&) -> uint32_t { return 1; })
+    .set_attr<FNumVisibleOutputs>("FNumVisibleOutputs",
+                                  [](const NodeAttrs&) -> uint32_t { return 1; })
     .set_attr<FInferShape>("FInferShape", DropoutShape)
     .set_attr<FInferType>("FInferType", ElemwiseType)
     .set_attr<FLayoutSlots>("FLayoutSlots",

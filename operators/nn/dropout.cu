@@ -1,7 +1,7 @@
 /*! \brief GPU kernel of Dropout: the same counter-based mask as the CPU, so a seed draws the same
  *  mask on either device. */
-#include "src/device/kernel_launch.cuh"
 #include "dropout.h"
+#include "src/device/kernel_launch.cuh"
 
 namespace symnet {
 namespace ops {

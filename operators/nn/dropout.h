@@ -5,9 +5,9 @@
 
 #include <vector>
 
-#include "src/device/kernel_launch.h"
 #include "../operator_common.h"
 #include "../tensor/broadcast_util.h"
+#include "src/device/kernel_launch.h"
 #include "symnet/random.h"
 
 namespace symnet {
@@ -21,30 +21,36 @@ struct DropoutParam : public dmlc::Parameter<DropoutParam> {
   Shape axes;
   dmlc::optional<bool> cudnn_off;
   DMLC_DECLARE_PARAMETER(DropoutParam) {
-    DMLC_DECLARE_FIELD(p).set_default(0.5f).set_range(0.0f, 1.0f).describe(
-        "Fraction of the input that gets dropped out during training.");
+    DMLC_DECLARE_FIELD(p)
+        .set_default(0.5f)
+        .set_range(0.0f, 1.0f)
+        .describe("Fraction of the input that gets dropped out during training.");
     DMLC_DECLARE_FIELD(mode)
         .add_enum("training", kTraining)
         .add_enum("always", kAlways)
         .set_default(kTraining)
         .describe("Whether to drop only in training or always.");
     DMLC_DECLARE_FIELD(axes).set_default(Shape()).describe("Axes along which the mask is shared.");
-    DMLC_DECLARE_FIELD(cudnn_off).set_default(dmlc::optional<bool>()).describe(
-        "Accepted for MXNet compatibility.");
+    DMLC_DECLARE_FIELD(cudnn_off)
+        .set_default(dmlc::optional<bool>())
+        .describe("Accepted for MXNet compatibility.");
   }
 };
 
 /*! \brief mask[i] = keep (1/(1-p)) or 0, drawn at the mask's (possibly shared) position. */
 struct DropoutMaskKernel {
   template <typename T, typename A>
-  SYMNET_XINLINE static void Map(int64_t i, T* mask, uint64_t key, BroadcastMap map, float p, A keep) {
+  SYMNET_XINLINE static void Map(int64_t i, T* mask, uint64_t key, BroadcastMap map, float p,
+                                 A keep) {
     mask[i] = T(UniformAt(key, static_cast<uint64_t>(map.InOffset(i))) >= p ? keep : A(0));
   }
 };
 
 struct FillMaskKernel {
   template <typename T, typename A>
-  SYMNET_XINLINE static void Map(int64_t i, T* mask, A v) { mask[i] = T(v); }
+  SYMNET_XINLINE static void Map(int64_t i, T* mask, A v) {
+    mask[i] = T(v);
+  }
 };
 
 template <int req>
@@ -74,11 +80,13 @@ void DropoutCompute(const NodeAttrs& attrs, const OpContext& ctx, const std::vec
       Shape reduced = xb.shape_;
       if (p.axes.ndim_known())
         for (auto a : p.axes) reduced[a < 0 ? a + reduced.ndim() : a] = 1;
-      Kernel<DropoutMaskKernel, xpu>::Launch(n, mb.dptr<T>(), NextRandomStream(), BroadcastMap(reduced, xb.shape_),
-                                             p.p, static_cast<A>(1.0 / (1.0 - p.p)));
+      Kernel<DropoutMaskKernel, xpu>::Launch(n, mb.dptr<T>(), NextRandomStream(),
+                                             BroadcastMap(reduced, xb.shape_), p.p,
+                                             static_cast<A>(1.0 / (1.0 - p.p)));
     }
     SYMNET_REQ_SWITCH(req[0], Req, {
-      Kernel<ApplyMaskKernel<Req>, xpu>::Launch(n, xb.dptr<T>(), static_cast<const T*>(mb.dptr<T>()), yb.dptr<T>());
+      Kernel<ApplyMaskKernel<Req>, xpu>::Launch(n, xb.dptr<T>(),
+                                                static_cast<const T*>(mb.dptr<T>()), yb.dptr<T>());
     });
   });
 }

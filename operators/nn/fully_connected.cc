@@ -2,9 +2,10 @@
  * \brief FullyConnected: Y = X W^T + b. X is (n, k) after flattening (or (..., k) with
  *  flatten=False), W is (num_hidden, k). GEMMs via dnnl_util::GemmPlan, cached per call site.
  */
+#include "fully_connected.h"
+
 #include "../dnnl/dnnl_gemm.h"
 #include "src/device/kernel_launch.h"
-#include "fully_connected.h"
 
 namespace symnet {
 namespace ops {
@@ -132,7 +133,8 @@ SYMNET_REGISTER_OP(FullyConnected)
     .set_attr<FGradient>("FGradient",
                          [](const NodePtr& n, const std::vector<NodeEntry>& ograds) {
                            return MakeGradNode("_backward_FullyConnected", n,
-                                               {ograds[0], n->inputs[0], n->inputs[1]}, ParamsOf(n));
+                                               {ograds[0], n->inputs[0], n->inputs[1]},
+                                               ParamsOf(n));
                          })
     .set_attr<FCompute>("FCompute<cpu>", FCForward);
 

@@ -1,4 +1,5 @@
-/*! \brief FullyConnected's parameter and input-as-matrix rule (shared by the CPU and GPU kernels). */
+/*! \brief FullyConnected's parameter and input-as-matrix rule (shared by the CPU and GPU kernels).
+ */
 #ifndef SYMNET_OPERATORS_NN_FULLY_CONNECTED_H_
 #define SYMNET_OPERATORS_NN_FULLY_CONNECTED_H_
 
@@ -14,7 +15,9 @@ struct FullyConnectedParam : public dmlc::Parameter<FullyConnectedParam> {
   bool no_bias;
   bool flatten;
   DMLC_DECLARE_PARAMETER(FullyConnectedParam) {
-    DMLC_DECLARE_FIELD(num_hidden).set_lower_bound(1).describe("Number of hidden nodes of the output.");
+    DMLC_DECLARE_FIELD(num_hidden)
+        .set_lower_bound(1)
+        .describe("Number of hidden nodes of the output.");
     DMLC_DECLARE_FIELD(no_bias).set_default(false).describe("Whether to disable bias parameter.");
     DMLC_DECLARE_FIELD(flatten).set_default(true).describe(
         "Whether to collapse all but the first axis of the input data tensor.");

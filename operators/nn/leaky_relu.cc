@@ -23,7 +23,8 @@ bool LeakyShape(const NodeAttrs& attrs, std::vector<Shape>* in, std::vector<Shap
 }
 
 template <typename T>
-void LeakyForward(const LeakyReLUParam& p, const TBlob& xb, const TBlob* gamma, const TBlob& yb, OpReqType req) {
+void LeakyForward(const LeakyReLUParam& p, const TBlob& xb, const TBlob* gamma, const TBlob& yb,
+                  OpReqType req) {
   using A = AccType<T>;
   const T* x = xb.dptr<T>();
   T* y = yb.dptr<T>();
@@ -98,7 +99,8 @@ void LeakyGradCompute(const NodeAttrs& attrs, const OpContext&, const std::vecto
   const LeakyReLUParam& p = Param<LeakyReLUParam>(attrs);
   const bool prelu = p.act_type == kPReLU;
   SYMNET_FLOAT_TYPE_SWITCH(in[1].dtype_, T, {
-    LeakyBackward<T>(p, in[0], in[1], prelu ? &in[2] : nullptr, out[0], prelu ? &out[1] : nullptr, req);
+    LeakyBackward<T>(p, in[0], in[1], prelu ? &in[2] : nullptr, out[0], prelu ? &out[1] : nullptr,
+                     req);
   });
 }
 
@@ -109,8 +111,9 @@ uint32_t NumLeakyInputs(const NodeAttrs& a) {
 }  // namespace
 
 SYMNET_REGISTER_OP(LeakyReLU)
-    .describe("Leaky rectifiers and smooth relatives: leaky (x or slope*x), prelu (learned "
-              "slope gamma per channel), elu (slope*(exp(x)-1) below 0), selu, gelu.")
+    .describe(
+        "Leaky rectifiers and smooth relatives: leaky (x or slope*x), prelu (learned "
+        "slope gamma per channel), elu (slope*(exp(x)-1) below 0), selu, gelu.")
     .set_num_inputs(NumLeakyInputs)
     .set_attr_parser(ParamParser<LeakyReLUParam>)
     .add_arguments(ParamDocs<LeakyReLUParam>())
@@ -118,8 +121,9 @@ SYMNET_REGISTER_OP(LeakyReLU)
     .add_argument("gamma", "NDArray-or-Symbol", "Slopes for prelu (per channel, or one).")
     .set_attr<FListInputNames>("FListInputNames",
                                [](const NodeAttrs& a) {
-                                 return NumLeakyInputs(a) == 2 ? std::vector<std::string>{"data", "gamma"}
-                                                               : std::vector<std::string>{"data"};
+                                 return NumLeakyInputs(a) == 2
+                                            ? std::vector<std::string>{"data", "gamma"}
+                                            : std::vector<std::string>{"data"};
                                })
     .set_attr<FInferShape>("FInferShape", LeakyShape)
     .set_attr<FInferType>("FInferType", ElemwiseType)

@@ -2,8 +2,8 @@
  * \brief LeakyReLU on a GPU (channels-first data): the CPU's activation math per element; prelu's
  *  gamma gradient is one thread per channel summing in double.
  */
-#include "src/device/kernel_launch.cuh"
 #include "leaky_relu.h"
+#include "src/device/kernel_launch.cuh"
 
 namespace symnet {
 namespace ops {
@@ -22,9 +22,9 @@ void LeakyGPU(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>
   SYMNET_FLOAT_TYPE_SWITCH(in[0].dtype_, T, {
     using A = AccType<T>;
     SYMNET_REQ_SWITCH(req[0], Req, {
-      Kernel<LeakyForwardKernel<Req>, gpu>::Launch(in[0].Size(), in[0].dptr<T>(),
-                                                   gamma ? static_cast<const T*>(gamma->dptr<T>()) : nullptr,
-                                                   out[0].dptr<T>(), p.act_type, static_cast<A>(p.slope), ch);
+      Kernel<LeakyForwardKernel<Req>, gpu>::Launch(
+          in[0].Size(), in[0].dptr<T>(), gamma ? static_cast<const T*>(gamma->dptr<T>()) : nullptr,
+          out[0].dptr<T>(), p.act_type, static_cast<A>(p.slope), ch);
     });
   });
 }
@@ -40,13 +40,14 @@ void LeakyGradGPU(const NodeAttrs& attrs, const OpContext&, const std::vector<TB
     using A = AccType<T>;
     const T* g = gamma ? static_cast<const T*>(gamma->dptr<T>()) : nullptr;
     SYMNET_REQ_SWITCH(req[0], Req, {
-      Kernel<LeakyBackwardKernel<Req>, gpu>::Launch(in[1].Size(), in[0].dptr<T>(), in[1].dptr<T>(), g,
-                                                    out[0].dptr<T>(), p.act_type, static_cast<A>(p.slope), ch);
+      Kernel<LeakyBackwardKernel<Req>, gpu>::Launch(in[1].Size(), in[0].dptr<T>(), in[1].dptr<T>(),
+                                                    g, out[0].dptr<T>(), p.act_type,
+                                                    static_cast<A>(p.slope), ch);
     });
     if (prelu) {
       SYMNET_REQ_SWITCH(req[1], Req, {
-        Kernel<PReluGammaGradKernel<Req>, gpu>::Launch(gamma->Size(), in[0].dptr<T>(), in[1].dptr<T>(),
-                                                       out[1].dptr<T>(), in[1].Size(), ch);
+        Kernel<PReluGammaGradKernel<Req>, gpu>::Launch(
+            gamma->Size(), in[0].dptr<T>(), in[1].dptr<T>(), out[1].dptr<T>(), in[1].Size(), ch);
       });
     }
   });

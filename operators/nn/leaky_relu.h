@@ -4,8 +4,8 @@
 
 #include <cmath>
 
-#include "src/device/kernel_launch.h"
 #include "../operator_common.h"
+#include "src/device/kernel_launch.h"
 
 namespace symnet {
 namespace ops {
@@ -26,8 +26,12 @@ struct LeakyReLUParam : public dmlc::Parameter<LeakyReLUParam> {
         .set_default(kLeaky)
         .describe("Activation function.");
     DMLC_DECLARE_FIELD(slope).set_default(0.25f).describe("Slope for leaky, alpha for elu.");
-    DMLC_DECLARE_FIELD(lower_bound).set_default(0.125f).describe("rrelu lower bound (not supported).");
-    DMLC_DECLARE_FIELD(upper_bound).set_default(0.334f).describe("rrelu upper bound (not supported).");
+    DMLC_DECLARE_FIELD(lower_bound)
+        .set_default(0.125f)
+        .describe("rrelu lower bound (not supported).");
+    DMLC_DECLARE_FIELD(upper_bound)
+        .set_default(0.334f)
+        .describe("rrelu upper bound (not supported).");
   }
 };
 constexpr double kSeluAlpha = 1.6732632423543772848170429916717;
@@ -40,19 +44,27 @@ template <typename A>
 SYMNET_XINLINE A Act(int type, A x, A a) {
   switch (type) {
     case kLeaky:
-    case kPReLU: return x > 0 ? x : a * x;
-    case kELU: return x > 0 ? x : a * std::expm1(x);
-    case kSELU: return static_cast<A>(kSeluLambda) * (x > 0 ? x : static_cast<A>(kSeluAlpha) * std::expm1(x));
-    default: return static_cast<A>(0.5) * x * (A(1) + std::erf(x * static_cast<A>(kInvSqrt2)));
+    case kPReLU:
+      return x > 0 ? x : a * x;
+    case kELU:
+      return x > 0 ? x : a * std::expm1(x);
+    case kSELU:
+      return static_cast<A>(kSeluLambda) * (x > 0 ? x : static_cast<A>(kSeluAlpha) * std::expm1(x));
+    default:
+      return static_cast<A>(0.5) * x * (A(1) + std::erf(x * static_cast<A>(kInvSqrt2)));
   }
 }
 template <typename A>
 SYMNET_XINLINE A ActGrad(int type, A x, A a) {
   switch (type) {
     case kLeaky:
-    case kPReLU: return x > 0 ? A(1) : a;
-    case kELU: return x > 0 ? A(1) : a * std::exp(x);
-    case kSELU: return static_cast<A>(kSeluLambda) * (x > 0 ? A(1) : static_cast<A>(kSeluAlpha) * std::exp(x));
+    case kPReLU:
+      return x > 0 ? A(1) : a;
+    case kELU:
+      return x > 0 ? A(1) : a * std::exp(x);
+    case kSELU:
+      return static_cast<A>(kSeluLambda) *
+             (x > 0 ? A(1) : static_cast<A>(kSeluAlpha) * std::exp(x));
     default:
       return static_cast<A>(0.5) * (A(1) + std::erf(x * static_cast<A>(kInvSqrt2))) +
              x * static_cast<A>(kInvSqrt2Pi) * std::exp(static_cast<A>(-0.5) * x * x);
@@ -61,8 +73,8 @@ SYMNET_XINLINE A ActGrad(int type, A x, A a) {
 
 /*! \brief Channel of flat index i (prelu): axis 1 of the logical shape, in any layout. */
 struct ChannelOf {
-  int64_t c, inner;  // inner: elements per channel run (1 for channels-last)
-  bool shared;       // gamma has one element
+  int64_t c, inner;     // inner: elements per channel run (1 for channels-last)
+  bool shared;          // gamma has one element
   int64_t spatial = 0;  // > 0 for nChw16c/nChw8c: positions per channel block
   int64_t block = 0;    // channels per block of a blocked layout
   SYMNET_XINLINE int64_t operator()(int64_t i) const {
@@ -80,12 +92,14 @@ inline ChannelOf MakeChannelOf(const TBlob& x, const Shape& gamma) {
   return ChannelOf{c, inner, gamma.Size() == 1, x.blocked() ? sp : 0, x.channel_block()};
 }
 
-// ---- element kernels of the GPU path (Kernel<OP, gpu>; checked on the CPU by leaky_relu_test) ----
+// ---- element kernels of the GPU path (Kernel<OP, gpu>; checked on the CPU by leaky_relu_test)
+// ----
 
 template <int req>
 struct LeakyForwardKernel {
   template <typename T, typename A>
-  SYMNET_XINLINE static void Map(int64_t i, const T* x, const T* gamma, T* y, int type, A slope, ChannelOf ch) {
+  SYMNET_XINLINE static void Map(int64_t i, const T* x, const T* gamma, T* y, int type, A slope,
+                                 ChannelOf ch) {
     const A a = gamma ? static_cast<A>(gamma[ch(i)]) : slope;
     AssignReq<req>(&y[i], Act<A>(type, static_cast<A>(x[i]), a));
   }
@@ -94,8 +108,8 @@ struct LeakyForwardKernel {
 template <int req>
 struct LeakyBackwardKernel {
   template <typename T, typename A>
-  SYMNET_XINLINE static void Map(int64_t i, const T* dy, const T* x, const T* gamma, T* dx, int type, A slope,
-                                 ChannelOf ch) {
+  SYMNET_XINLINE static void Map(int64_t i, const T* dy, const T* x, const T* gamma, T* dx,
+                                 int type, A slope, ChannelOf ch) {
     const A a = gamma ? static_cast<A>(gamma[ch(i)]) : slope;
     AssignReq<req>(&dx[i], static_cast<A>(dy[i]) * ActGrad<A>(type, static_cast<A>(x[i]), a));
   }
@@ -105,7 +119,8 @@ struct LeakyBackwardKernel {
 template <int req>
 struct PReluGammaGradKernel {
   template <typename T>
-  SYMNET_XINLINE static void Map(int64_t c, const T* dy, const T* x, T* dgamma, int64_t n, ChannelOf ch) {
+  SYMNET_XINLINE static void Map(int64_t c, const T* dy, const T* x, T* dgamma, int64_t n,
+                                 ChannelOf ch) {
     using A = AccType<T>;
     double acc = 0;
     const int64_t channels = ch.shared ? 1 : ch.c, run = ch.shared ? n : ch.inner;

@@ -23,12 +23,14 @@ template <typename Ops>
 class OneOrderT {
  public:
   OneOrderT(int dev, bool channels_last) : dev_(dev), last_(channels_last) {}
-  /*! \brief Operand k (in call order): reserves scratch for `b` when it is stored in the other order. */
+  /*! \brief Operand k (in call order): reserves scratch for `b` when it is stored in the other
+   * order. */
   void Plan(const TBlob& b) {
     offsets_.push_back(b.channels_last() != last_ ? total_ : kNone);
     if (b.channels_last() != last_) total_ += (b.Bytes() + 255) / 256 * 256;
   }
-  /*! \brief After every Plan: where operand k lives in the common order (copied there if needed). */
+  /*! \brief After every Plan: where operand k lives in the common order (copied there if needed).
+   */
   const void* Input(size_t k, const TBlob& b) {
     if (offsets_[k] == kNone) return b.dptr_;
     void* dst = Base() + offsets_[k];
@@ -36,13 +38,19 @@ class OneOrderT {
     return dst;
   }
   /*! \brief Where to compute output operand k. */
-  void* Output(size_t k, const TBlob& b) { return offsets_[k] == kNone ? b.dptr_ : Base() + offsets_[k]; }
-  /*! \brief The request the library gets for output k: a scratch result is written, then committed. */
-  OpReqType Req(size_t k, OpReqType r) const { return offsets_[k] == kNone || r == kNullOp ? r : kWriteTo; }
+  void* Output(size_t k, const TBlob& b) {
+    return offsets_[k] == kNone ? b.dptr_ : Base() + offsets_[k];
+  }
+  /*! \brief The request the library gets for output k: a scratch result is written, then committed.
+   */
+  OpReqType Req(size_t k, OpReqType r) const {
+    return offsets_[k] == kNone || r == kNullOp ? r : kWriteTo;
+  }
   /*! \brief Copies a scratch result of output k into `b` with the caller's request. */
   void Commit(size_t k, const TBlob& b, OpReqType r) {
     if (offsets_[k] == kNone || r == kNullOp) return;
-    Ops::Copy(Base() + offsets_[k], last_, b.dptr_, b.channels_last(), b.dtype_, ChannelDimsOf(b.shape_), r);
+    Ops::Copy(Base() + offsets_[k], last_, b.dptr_, b.channels_last(), b.dtype_,
+              ChannelDimsOf(b.shape_), r);
   }
 
  private:

@@ -3,11 +3,12 @@
  *  pooling_convention valid/full, count_include_pad. Written as plain loops over windows for
  *  channels-first and channels-last data; max-pooling's gradient goes to the first maximum.
  */
+#include "pooling.h"
+
 #include <cmath>
 #include <limits>
 
 #include "src/device/kernel_launch.h"
-#include "pooling.h"
 
 namespace symnet {
 namespace ops {
@@ -21,7 +22,8 @@ bool PoolShape(const NodeAttrs& attrs, std::vector<Shape>* in, std::vector<Shape
   const Shape& given = (*in)[0];
   if (!given.is_known()) return false;
   const bool last = IsChannelsLast(p.layout);
-  SYMNET_CHECK(!last || given.ndim() >= 3) << "Pooling with a channels-last layout expects (N, spatial..., C), got " << given;
+  SYMNET_CHECK(!last || given.ndim() >= 3)
+      << "Pooling with a channels-last layout expects (N, spatial..., C), got " << given;
   const Shape x = last ? ToChannelsFirst(given) : given;
   const PoolGeo g = MakeGeo(p, x);
   Shape y{x[0], x[1]};
@@ -54,11 +56,13 @@ void ForEachInWindow(const PoolGeo& g, const Window& w, F f) {
 }
 
 template <typename T>
-void PoolForward(const PoolingParam& p, const PoolGeo& g, const TBlob& xb, const TBlob& yb, OpReqType req) {
+void PoolForward(const PoolingParam& p, const PoolGeo& g, const TBlob& xb, const TBlob& yb,
+                 OpReqType req) {
   using A = AccType<T>;
   const T* x = xb.dptr<T>();
   T* y = yb.dptr<T>();
-  const Strides si = MakeStrides(g, xb.channels_last(), false), so = MakeStrides(g, yb.channels_last(), true);
+  const Strides si = MakeStrides(g, xb.channels_last(), false),
+                so = MakeStrides(g, yb.channels_last(), true);
   const int64_t osz = g.out_size();
 #pragma omp parallel for collapse(2)
   for (int64_t n = 0; n < g.n; ++n) {
@@ -96,7 +100,8 @@ void PoolBackward(const PoolingParam& p, const PoolGeo& g, const TBlob& dyb, con
   const T* x = xb.dptr<T>();
   const T* y = yb.dptr<T>();
   T* dx = dxb.dptr<T>();
-  const Strides si = MakeStrides(g, xb.channels_last(), false), so = MakeStrides(g, yb.channels_last(), true);
+  const Strides si = MakeStrides(g, xb.channels_last(), false),
+                so = MakeStrides(g, yb.channels_last(), true);
   const int64_t osz = g.out_size(), isz = g.in_size();
 #pragma omp parallel
   {
@@ -107,7 +112,8 @@ void PoolBackward(const PoolingParam& p, const PoolGeo& g, const TBlob& dyb, con
         const T* xc = x + n * si.n + c * si.c;
         std::fill(plane.begin(), plane.end(), A(0));
         for (int64_t oi = 0; oi < osz; ++oi) {
-          const int64_t o[3] = {oi / (g.out[1] * g.out[2]), (oi / g.out[2]) % g.out[1], oi % g.out[2]};
+          const int64_t o[3] = {oi / (g.out[1] * g.out[2]), (oi / g.out[2]) % g.out[1],
+                                oi % g.out[2]};
           const Window w = MakeWindow(g, p, o);
           const A grad = static_cast<A>(dy[n * so.n + c * so.c + oi * so.sp]);
           if (p.pool_type == kMaxPool) {
@@ -149,7 +155,8 @@ void PoolForwardNHWC(const PoolingParam& p, const PoolGeo& g, const T* x, T* y, 
 #pragma omp for collapse(2)
     for (int64_t n = 0; n < g.n; ++n) {
       for (int64_t oi = 0; oi < osz; ++oi) {
-        const int64_t o[3] = {oi / (g.out[1] * g.out[2]), (oi / g.out[2]) % g.out[1], oi % g.out[2]};
+        const int64_t o[3] = {oi / (g.out[1] * g.out[2]), (oi / g.out[2]) % g.out[1],
+                              oi % g.out[2]};
         const Window w = MakeWindow(g, p, o);
         const bool is_max = p.pool_type == kMaxPool;
         std::fill(acc.begin(), acc.end(), is_max ? -std::numeric_limits<A>::infinity() : A(0));
@@ -192,7 +199,8 @@ void PoolBackwardNHWC(const PoolingParam& p, const PoolGeo& g, const T* dy, cons
       std::fill(plane.begin(), plane.end(), A(0));
       const T* xn = x + n * isz * C;
       for (int64_t oi = 0; oi < osz; ++oi) {
-        const int64_t o[3] = {oi / (g.out[1] * g.out[2]), (oi / g.out[2]) % g.out[1], oi % g.out[2]};
+        const int64_t o[3] = {oi / (g.out[1] * g.out[2]), (oi / g.out[2]) % g.out[1],
+                              oi % g.out[2]};
         const Window w = MakeWindow(g, p, o);
         const T* pdy = dy + (n * osz + oi) * C;
         if (p.pool_type == kMaxPool) {
@@ -241,7 +249,8 @@ PoolGeo AsBlocks(PoolGeo g, int block) {
   return g;
 }
 
-/*! \brief The channel block (8, 16) shared by every blob, or 0 when they are not all blocked alike. */
+/*! \brief The channel block (8, 16) shared by every blob, or 0 when they are not all blocked alike.
+ */
 int CommonBlock(const std::vector<TBlob>& in, const std::vector<TBlob>& out) {
   const int b = in[0].channel_block();
   for (const auto* v : {&in, &out})
@@ -260,7 +269,8 @@ void PoolingCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<
   const int block = CommonBlock(in, out);
   SYMNET_FLOAT_TYPE_SWITCH(in[0].dtype_, T, {
     if (nhwc || block) {
-      PoolForwardNHWC<T>(p, block ? AsBlocks(g, block) : g, in[0].dptr<T>(), out[0].dptr<T>(), req[0]);
+      PoolForwardNHWC<T>(p, block ? AsBlocks(g, block) : g, in[0].dptr<T>(), out[0].dptr<T>(),
+                         req[0]);
     } else {
       PoolForward<T>(p, g, in[0], out[0], req[0]);
     }
@@ -268,8 +278,9 @@ void PoolingCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<
 }
 
 /*! \brief Inputs (dy, x, y); output dx. */
-void PoolingGradCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>& given_in,
-                        const std::vector<OpReqType>& req, const std::vector<TBlob>& given_out) {
+void PoolingGradCompute(const NodeAttrs& attrs, const OpContext&,
+                        const std::vector<TBlob>& given_in, const std::vector<OpReqType>& req,
+                        const std::vector<TBlob>& given_out) {
   const PoolingParam& p = Param<PoolingParam>(attrs);
   const std::vector<TBlob> in = PoolViews(p, given_in), out = PoolViews(p, given_out);
   const PoolGeo g = MakeGeo(p, in[1].shape_);
@@ -289,8 +300,9 @@ void PoolingGradCompute(const NodeAttrs& attrs, const OpContext&, const std::vec
 }  // namespace
 
 SYMNET_REGISTER_OP(Pooling)
-    .describe("Pooling (max, avg, sum) over the spatial dims of (N, C, ...) data, or of "
-              "(N, ..., C) data with a channels-last layout.")
+    .describe(
+        "Pooling (max, avg, sum) over the spatial dims of (N, C, ...) data, or of "
+        "(N, ..., C) data with a channels-last layout.")
     .set_attr_parser(ParamParser<PoolingParam>)
     .add_arguments(ParamDocs<PoolingParam>())
     .add_argument("data", "NDArray-or-Symbol", "Input data (N, C, spatial...).")

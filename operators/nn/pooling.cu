@@ -1,6 +1,6 @@
 /*! \brief Pooling on a GPU: the kernels of pooling_kernels.h, channels-first or channels-last. */
-#include "src/device/kernel_launch.cuh"
 #include "pooling_kernels.h"
+#include "src/device/kernel_launch.cuh"
 
 namespace symnet {
 namespace ops {
@@ -26,8 +26,9 @@ void PoolingGPU(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlo
   const bool cl = AllChannelsLast(in, out);
   SYMNET_FLOAT_TYPE_SWITCH(in[0].dtype_, T, {
     SYMNET_REQ_SWITCH(req[0], Req, {
-      Kernel<PoolForwardKernel<Req>, gpu>::Launch(g.n * g.c * g.out_size(), in[0].dptr<T>(), out[0].dptr<T>(), g,
-                                                  p.pool_type, IncludePad(p), cl);
+      Kernel<PoolForwardKernel<Req>, gpu>::Launch(g.n * g.c * g.out_size(), in[0].dptr<T>(),
+                                                  out[0].dptr<T>(), g, p.pool_type, IncludePad(p),
+                                                  cl);
     });
   });
 }
@@ -42,9 +43,9 @@ void PoolingGradGPU(const NodeAttrs& attrs, const OpContext&, const std::vector<
   const bool cl = AllChannelsLast(in, out);
   SYMNET_FLOAT_TYPE_SWITCH(in[1].dtype_, T, {
     SYMNET_REQ_SWITCH(req[0], Req, {
-      Kernel<PoolBackwardKernel<Req>, gpu>::Launch(g.n * g.c * g.in_size(), in[0].dptr<T>(), in[1].dptr<T>(),
-                                                   in[2].dptr<T>(), out[0].dptr<T>(), g, p.pool_type,
-                                                   IncludePad(p), cl);
+      Kernel<PoolBackwardKernel<Req>, gpu>::Launch(
+          g.n * g.c * g.in_size(), in[0].dptr<T>(), in[1].dptr<T>(), in[2].dptr<T>(),
+          out[0].dptr<T>(), g, p.pool_type, IncludePad(p), cl);
     });
   });
 }

@@ -23,7 +23,8 @@ struct PoolingParam : public dmlc::Parameter<PoolingParam> {
   dmlc::optional<bool> count_include_pad;
   dmlc::optional<int> layout;
   DMLC_DECLARE_PARAMETER(PoolingParam) {
-    DMLC_DECLARE_FIELD(kernel).set_default(Shape()).describe("Pooling window (ignored with global_pool).");
+    DMLC_DECLARE_FIELD(kernel).set_default(Shape()).describe(
+        "Pooling window (ignored with global_pool).");
     DMLC_DECLARE_FIELD(pool_type)
         .add_enum("max", kMaxPool)
         .add_enum("avg", kAvgPool)
@@ -42,11 +43,13 @@ struct PoolingParam : public dmlc::Parameter<PoolingParam> {
     DMLC_DECLARE_FIELD(stride).set_default(Shape()).describe("Stride; default 1.");
     DMLC_DECLARE_FIELD(pad).set_default(Shape()).describe("Padding; default 0.");
     DMLC_DECLARE_FIELD(p_value).set_default(dmlc::optional<int>()).describe("For lp pooling.");
-    DMLC_DECLARE_FIELD(count_include_pad).set_default(dmlc::optional<bool>()).describe(
-        "avg pooling: count padded positions in the divisor (default True).");
+    DMLC_DECLARE_FIELD(count_include_pad)
+        .set_default(dmlc::optional<bool>())
+        .describe("avg pooling: count padded positions in the divisor (default True).");
     DeclareDataLayout(DMLC_DECLARE_FIELD(layout))
-        .describe("Data layout: channels-first NCW/NCHW/NCDHW (the default) or channels-last "
-                  "NWC/NHWC/NDHWC.");
+        .describe(
+            "Data layout: channels-first NCW/NCHW/NCDHW (the default) or channels-last "
+            "NWC/NHWC/NDHWC.");
   }
 };
 /*! \brief Pooling geometry padded to 3 spatial dims (d, h, w). */
@@ -60,17 +63,18 @@ struct PoolGeo {
 /*! \brief x: the data's channels-first shape (N, C, spatial...), whatever p.layout says. */
 inline PoolGeo MakeGeo(const PoolingParam& p, const Shape& x) {
   const int nsp = x.ndim() - 2;
-  SYMNET_CHECK(nsp >= 1 && nsp <= 3) << "Pooling expects "
-                                     << (IsChannelsLast(p.layout) ? "(N, spatial..., C)" : "(N, C, spatial...)")
-                                     << " with 1 to 3 spatial dims, got "
-                                     << (IsChannelsLast(p.layout) ? ToChannelsLast(x) : x);
+  SYMNET_CHECK(nsp >= 1 && nsp <= 3)
+      << "Pooling expects "
+      << (IsChannelsLast(p.layout) ? "(N, spatial..., C)" : "(N, C, spatial...)")
+      << " with 1 to 3 spatial dims, got " << (IsChannelsLast(p.layout) ? ToChannelsLast(x) : x);
   SYMNET_CHECK(!p.layout.has_value() || LayoutSpatialDims(p.layout) == nsp)
       << "Pooling layout " << LayoutName(p.layout.value()) << " does not fit data with " << nsp
       << " spatial dims";
   SYMNET_CHECK(p.pool_type != kLpPool) << "lp pooling is not supported";
   SYMNET_CHECK(p.pooling_convention != kSame) << "pooling_convention 'same' is not supported";
   if (!p.global_pool) {
-    SYMNET_CHECK_EQ(p.kernel.ndim(), nsp) << "Pooling kernel " << p.kernel << " must have one dim per spatial dim of " << x;
+    SYMNET_CHECK_EQ(p.kernel.ndim(), nsp)
+        << "Pooling kernel " << p.kernel << " must have one dim per spatial dim of " << x;
   }
   PoolGeo g;
   g.n = x[0];
@@ -113,7 +117,8 @@ struct Window {
 };
 
 /*! \brief The window of output position o (d, h, w); include_pad: count_include_pad. */
-SYMNET_XINLINE Window MakeWindow(const PoolGeo& g, int pool_type, bool include_pad, const int64_t o[3]) {
+SYMNET_XINLINE Window MakeWindow(const PoolGeo& g, int pool_type, bool include_pad,
+                                 const int64_t o[3]) {
   Window w;
   double padded = 1, real = 1;
   for (int i = 0; i < 3; ++i) {

@@ -11,8 +11,8 @@
 
 #include <cmath>
 
-#include "src/device/kernel_launch.h"
 #include "pooling.h"
+#include "src/device/kernel_launch.h"
 
 namespace symnet {
 namespace ops {
@@ -21,7 +21,8 @@ namespace ops {
  * \brief Splits a storage-order index of a tensor with `size` spatial positions and C channels
  *  into its (n * C + c) plane and its spatial position.
  */
-SYMNET_XINLINE void SplitIndex(int64_t idx, int64_t size, int64_t C, bool cl, int64_t* plane, int64_t* pos) {
+SYMNET_XINLINE void SplitIndex(int64_t idx, int64_t size, int64_t C, bool cl, int64_t* plane,
+                               int64_t* pos) {
   if (cl) {
     *pos = (idx / C) % size;
     *plane = (idx / (size * C)) * C + idx % C;
@@ -38,7 +39,8 @@ SYMNET_XINLINE int64_t PlaneBase(int64_t plane, int64_t size, int64_t C, bool cl
 template <int req>
 struct PoolForwardKernel {
   template <typename T>
-  SYMNET_XINLINE static void Map(int64_t idx, const T* x, T* y, PoolGeo g, int type, bool include_pad, bool cl) {
+  SYMNET_XINLINE static void Map(int64_t idx, const T* x, T* y, PoolGeo g, int type,
+                                 bool include_pad, bool cl) {
     using A = AccType<T>;
     int64_t plane, oi;
     SplitIndex(idx, g.out_size(), g.c, cl, &plane, &oi);
@@ -59,7 +61,8 @@ struct PoolForwardKernel {
 };
 
 /*! \brief Output positions along one dim whose windows contain input position i. */
-SYMNET_XINLINE void Covering(int64_t i, int64_t k, int64_t s, int64_t p, int64_t out, int64_t* lo, int64_t* hi) {
+SYMNET_XINLINE void Covering(int64_t i, int64_t k, int64_t s, int64_t p, int64_t out, int64_t* lo,
+                             int64_t* hi) {
   const int64_t first = i + p - k + 1;
   *lo = first <= 0 ? 0 : (first + s - 1) / s;
   const int64_t last = (i + p) / s;

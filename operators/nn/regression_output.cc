@@ -13,7 +13,8 @@ bool RegressionShape(const NodeAttrs&, std::vector<Shape>* in, std::vector<Shape
   if (!d.is_known()) return false;
   // MXNet accepts a (n,) label for (n, 1) data
   const Shape& l = (*in)[1];
-  const bool flat_label = l.is_known() && l.ndim() == 1 && d.ndim() == 2 && d[1] == 1 && l[0] == d[0];
+  const bool flat_label =
+      l.is_known() && l.ndim() == 1 && d.ndim() == 2 && d[1] == 1 && l[0] == d[0];
   if (!flat_label) AssignInShape(in, 1, d);
   AssignOutShape(out, 0, d);
   return true;
@@ -22,8 +23,9 @@ bool RegressionShape(const NodeAttrs&, std::vector<Shape>* in, std::vector<Shape
 }  // namespace
 
 SYMNET_REGISTER_OP(LinearRegressionOutput)
-    .describe("Identity in forward; in backward the gradient of 0.5*(y - label)^2 averaged over "
-              "the outputs of each sample, times grad_scale.")
+    .describe(
+        "Identity in forward; in backward the gradient of 0.5*(y - label)^2 averaged over "
+        "the outputs of each sample, times grad_scale.")
     .set_num_inputs(2)
     .set_attr_parser(ParamParser<RegressionOutputParam>)
     .add_arguments(ParamDocs<RegressionOutputParam>())

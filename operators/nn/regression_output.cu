@@ -1,6 +1,6 @@
 /*! \brief GPU kernel of the regression outputs' gradient (regression_output.h). */
-#include "src/device/kernel_launch.cuh"
 #include "regression_output.h"
+#include "src/device/kernel_launch.cuh"
 
 namespace symnet {
 namespace ops {

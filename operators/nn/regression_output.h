@@ -4,9 +4,9 @@
 
 #include <vector>
 
-#include "src/device/kernel_launch.h"
 #include "../operator_common.h"
 #include "../tensor/elemwise_kernels.h"
+#include "src/device/kernel_launch.h"
 
 namespace symnet {
 namespace ops {
@@ -28,15 +28,18 @@ struct RegressionGradKernel {
 
 /*! \brief Inputs (label, y); dx = (y - label) * grad_scale / (outputs per sample). */
 template <typename xpu = cpu>
-void RegressionGradCompute(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& in,
-                           const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+void RegressionGradCompute(const NodeAttrs& attrs, const OpContext& ctx,
+                           const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
+                           const std::vector<TBlob>& out) {
   const TBlob &label = in[0], &y = in[1];
   const double per_sample = static_cast<double>(label.Size()) / label.shape_[0];
   SYMNET_FLOAT_TYPE_SWITCH(y.dtype_, T, {
     using A = AccType<T>;
-    const A scale = static_cast<A>(Param<RegressionOutputParam>(attrs).grad_scale * ctx.loss_scale / per_sample);
+    const A scale = static_cast<A>(Param<RegressionOutputParam>(attrs).grad_scale * ctx.loss_scale /
+                                   per_sample);
     SYMNET_REQ_SWITCH(req[0], Req, {
-      Kernel<RegressionGradKernel<Req>, xpu>::Launch(y.Size(), y.dptr<T>(), label.dptr<T>(), out[0].dptr<T>(), scale);
+      Kernel<RegressionGradKernel<Req>, xpu>::Launch(y.Size(), y.dptr<T>(), label.dptr<T>(),
+                                                     out[0].dptr<T>(), scale);
     });
   });
   ZerosCompute(attrs, ctx, {}, {req[1]}, {out[1]});  // the label gets no gradient

@@ -6,22 +6,22 @@ namespace ops {
 
 DMLC_REGISTER_PARAMETER(SoftmaxParam);
 
-#define SYMNET_REGISTER_SOFTMAX(NAME, IS_LOG, DOC)                                  \
-  SYMNET_REGISTER_OP(NAME)                                                          \
-      .describe(DOC)                                                                \
-      .set_attr_parser(ParamParser<SoftmaxParam>)                                   \
-      .add_arguments(ParamDocs<SoftmaxParam>())                                     \
-      .add_argument("data", "NDArray-or-Symbol", "The input array.")                \
-      .set_attr<FInferShape>("FInferShape", ElemwiseShape)                          \
-      .set_attr<FInferType>("FInferType", ElemwiseType)                             \
-      .set_attr<FGradient>("FGradient", ElemwiseGradUseOut("_backward_" #NAME))     \
-      .set_attr<FCompute>("FCompute<cpu>", SoftmaxCompute<IS_LOG>);                 \
-  SYMNET_REGISTER_OP(_backward_##NAME)                                              \
-      .set_num_inputs(2)                                                            \
-      .set_attr_parser(ParamParser<SoftmaxParam>)                                   \
-      .add_arguments(ParamDocs<SoftmaxParam>())                                     \
-      .set_attr<TIsBackward>("TIsBackward", true)                                   \
-      .set_attr<FInplaceOption>("FInplaceOption", InplaceIn0Out0)                   \
+#define SYMNET_REGISTER_SOFTMAX(NAME, IS_LOG, DOC)                              \
+  SYMNET_REGISTER_OP(NAME)                                                      \
+      .describe(DOC)                                                            \
+      .set_attr_parser(ParamParser<SoftmaxParam>)                               \
+      .add_arguments(ParamDocs<SoftmaxParam>())                                 \
+      .add_argument("data", "NDArray-or-Symbol", "The input array.")            \
+      .set_attr<FInferShape>("FInferShape", ElemwiseShape)                      \
+      .set_attr<FInferType>("FInferType", ElemwiseType)                         \
+      .set_attr<FGradient>("FGradient", ElemwiseGradUseOut("_backward_" #NAME)) \
+      .set_attr<FCompute>("FCompute<cpu>", SoftmaxCompute<IS_LOG>);             \
+  SYMNET_REGISTER_OP(_backward_##NAME)                                          \
+      .set_num_inputs(2)                                                        \
+      .set_attr_parser(ParamParser<SoftmaxParam>)                               \
+      .add_arguments(ParamDocs<SoftmaxParam>())                                 \
+      .set_attr<TIsBackward>("TIsBackward", true)                               \
+      .set_attr<FInplaceOption>("FInplaceOption", InplaceIn0Out0)               \
       .set_attr<FCompute>("FCompute<cpu>", SoftmaxGradCompute<IS_LOG>)
 
 SYMNET_REGISTER_SOFTMAX(softmax, false, "Softmax along an axis: exp(x/t) / sum(exp(x/t)).");

@@ -9,9 +9,9 @@
 #include <cmath>
 #include <vector>
 
-#include "src/device/kernel_launch.h"
 #include "../operator_common.h"
 #include "../tensor/elemwise_kernels.h"
+#include "src/device/kernel_launch.h"
 
 namespace symnet {
 namespace ops {
@@ -39,7 +39,8 @@ struct SoftmaxRowKernel {
       mx = v > mx ? v : mx;
     }
     A sum = 0;
-    for (int64_t k = 0; k < sp.n; ++k) sum += std::exp(static_cast<A>(x[base + k * sp.inner]) * inv_t - mx);
+    for (int64_t k = 0; k < sp.n; ++k)
+      sum += std::exp(static_cast<A>(x[base + k * sp.inner]) * inv_t - mx);
     const A log_sum = std::log(sum);
     for (int64_t k = 0; k < sp.n; ++k) {
       const A z = static_cast<A>(x[base + k * sp.inner]) * inv_t - mx;
@@ -71,7 +72,8 @@ template <typename xpu, bool is_log, typename T>
 void SoftmaxForward(const T* x, T* y, AxisSplit sp, double t, OpReqType req) {
   using A = AccType<T>;
   SYMNET_REQ_SWITCH(req, Req, {
-    Kernel<SoftmaxRowKernel<is_log, Req>, xpu>::Launch(sp.outer * sp.inner, x, y, sp, static_cast<A>(1.0 / t));
+    Kernel<SoftmaxRowKernel<is_log, Req>, xpu>::Launch(sp.outer * sp.inner, x, y, sp,
+                                                       static_cast<A>(1.0 / t));
   });
 }
 
@@ -109,8 +111,9 @@ void SoftmaxGradCompute(const NodeAttrs& attrs, const OpContext&, const std::vec
   SYMNET_FLOAT_TYPE_SWITCH(in[1].dtype_, T, {
     using A = AccType<T>;
     SYMNET_REQ_SWITCH(req[0], Req, {
-      Kernel<SoftmaxGradRowKernel<is_log, Req>, xpu>::Launch(sp.outer * sp.inner, in[0].dptr<T>(), in[1].dptr<T>(),
-                                                             out[0].dptr<T>(), sp, static_cast<A>(1.0 / t));
+      Kernel<SoftmaxGradRowKernel<is_log, Req>, xpu>::Launch(sp.outer * sp.inner, in[0].dptr<T>(),
+                                                             in[1].dptr<T>(), out[0].dptr<T>(), sp,
+                                                             static_cast<A>(1.0 / t));
     });
   });
 }
@@ -130,13 +133,16 @@ struct SoftmaxOutputParam : public dmlc::Parameter<SoftmaxOutputParam> {
   float smooth_alpha;
   DMLC_DECLARE_PARAMETER(SoftmaxOutputParam) {
     DMLC_DECLARE_FIELD(grad_scale).set_default(1.0f).describe("Scales the gradient.");
-    DMLC_DECLARE_FIELD(ignore_label).set_default(-1.0f).describe(
-        "Label whose gradient is zero (with use_ignore).");
-    DMLC_DECLARE_FIELD(multi_output).set_default(false).describe(
-        "Softmax over axis 1 of (n, k, x1, ..., xn), one label per (n, x1, ..., xn).");
+    DMLC_DECLARE_FIELD(ignore_label)
+        .set_default(-1.0f)
+        .describe("Label whose gradient is zero (with use_ignore).");
+    DMLC_DECLARE_FIELD(multi_output)
+        .set_default(false)
+        .describe("Softmax over axis 1 of (n, k, x1, ..., xn), one label per (n, x1, ..., xn).");
     DMLC_DECLARE_FIELD(use_ignore).set_default(false).describe("Honour ignore_label.");
-    DMLC_DECLARE_FIELD(preserve_shape).set_default(false).describe(
-        "Softmax over the last axis, keeping the input shape.");
+    DMLC_DECLARE_FIELD(preserve_shape)
+        .set_default(false)
+        .describe("Softmax over the last axis, keeping the input shape.");
     DMLC_DECLARE_FIELD(normalization)
         .add_enum("null", kNormNull)
         .add_enum("batch", kNormBatch)
@@ -145,8 +151,12 @@ struct SoftmaxOutputParam : public dmlc::Parameter<SoftmaxOutputParam> {
         .describe("Divide the gradient by nothing, the batch size, or the number of valid labels.");
     DMLC_DECLARE_FIELD(out_grad).set_default(false).describe(
         "Multiply the gradient by the head gradient (otherwise it is ignored).");
-    DMLC_DECLARE_FIELD(smooth_alpha).set_default(0.0f).set_range(0.0f, 1.0f).describe(
-        "Label smoothing: the target puts 1-alpha on the label and spreads alpha over the rest.");
+    DMLC_DECLARE_FIELD(smooth_alpha)
+        .set_default(0.0f)
+        .set_range(0.0f, 1.0f)
+        .describe(
+            "Label smoothing: the target puts 1-alpha on the label and spreads alpha over the "
+            "rest.");
   }
 };
 
@@ -160,11 +170,11 @@ inline AxisSplit ClassSplit(const SoftmaxOutputParam& p, const Shape& d) {
 /*! \brief What every row of SoftmaxOutput's gradient needs. */
 struct SoftmaxOutputGradArgs {
   AxisSplit sp;
-  double scale;          // grad_scale * loss_scale / normalization (except "valid")
-  double on, off;        // smoothed targets of the label class and of the others
+  double scale;    // grad_scale * loss_scale / normalization (except "valid")
+  double on, off;  // smoothed targets of the label class and of the others
   float ignore_label;
   bool soft_labels, use_ignore;
-  const float* valid;    // with normalization "valid": the number of valid labels (else null)
+  const float* valid;  // with normalization "valid": the number of valid labels (else null)
 };
 
 /*! \brief Row r: dx = (y - target) * scale [* dy], zero for an ignored label. */
@@ -193,14 +203,17 @@ struct SoftmaxOutputGradRowKernel {
 /*! \brief The number of labels that are not ignore_label, where the kernels can read it: a
  *  host value on the CPU, a device scalar on a GPU (defined in softmax_output.cu). */
 template <typename T>
-const float* CountValidLabels(cpu, const T* label, int64_t rows, float ignore, float* host_slot, const OpContext&) {
+const float* CountValidLabels(cpu, const T* label, int64_t rows, float ignore, float* host_slot,
+                              const OpContext&) {
   float valid = 0;
-  for (int64_t r = 0; r < rows; ++r) valid += static_cast<AccType<T>>(label[r]) != static_cast<AccType<T>>(ignore);
+  for (int64_t r = 0; r < rows; ++r)
+    valid += static_cast<AccType<T>>(label[r]) != static_cast<AccType<T>>(ignore);
   *host_slot = valid;
   return host_slot;
 }
 template <typename T>
-const float* CountValidLabels(gpu, const T* label, int64_t rows, float ignore, float* host_slot, const OpContext& ctx);
+const float* CountValidLabels(gpu, const T* label, int64_t rows, float ignore, float* host_slot,
+                              const OpContext& ctx);
 
 template <typename xpu = cpu>
 void SoftmaxOutputCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>& in,
@@ -214,8 +227,9 @@ void SoftmaxOutputCompute(const NodeAttrs& attrs, const OpContext&, const std::v
 
 /*! \brief Inputs (label, y[, dy with out_grad]); outputs (ddata, dlabel = 0). */
 template <typename xpu = cpu>
-void SoftmaxOutputGradCompute(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& in,
-                              const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+void SoftmaxOutputGradCompute(const NodeAttrs& attrs, const OpContext& ctx,
+                              const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
+                              const std::vector<TBlob>& out) {
   const SoftmaxOutputParam& p = Param<SoftmaxOutputParam>(attrs);
   if (req[0] != kNullOp) {
     const TBlob& label = in[0];
@@ -228,15 +242,17 @@ void SoftmaxOutputGradCompute(const NodeAttrs& attrs, const OpContext& ctx, cons
     const int64_t rows = a.sp.outer * a.sp.inner;
     double norm = 1.0;
     if (p.normalization == kNormBatch) norm = static_cast<double>(y.shape_[0]);
-    if (p.normalization == kNormValid && !(a.use_ignore && !a.soft_labels)) norm = static_cast<double>(rows > 1 ? rows : 1);
+    if (p.normalization == kNormValid && !(a.use_ignore && !a.soft_labels))
+      norm = static_cast<double>(rows > 1 ? rows : 1);
     a.scale = p.grad_scale * ctx.loss_scale / norm;
     a.off = a.sp.n > 1 ? p.smooth_alpha / static_cast<double>(a.sp.n - 1) : 0.0;
     a.on = 1.0 - p.smooth_alpha;
     float host_valid = 0;
     SYMNET_FLOAT_TYPE_SWITCH(y.dtype_, T, {
-      a.valid = p.normalization == kNormValid && a.use_ignore && !a.soft_labels
-                    ? CountValidLabels<T>(xpu(), label.dptr<T>(), rows, p.ignore_label, &host_valid, ctx)
-                    : nullptr;
+      a.valid =
+          p.normalization == kNormValid && a.use_ignore && !a.soft_labels
+              ? CountValidLabels<T>(xpu(), label.dptr<T>(), rows, p.ignore_label, &host_valid, ctx)
+              : nullptr;
       SYMNET_REQ_SWITCH(req[0], Req, {
         Kernel<SoftmaxOutputGradRowKernel<Req>, xpu>::Launch(rows, label.dptr<T>(), y.dptr<T>(),
                                                              p.out_grad ? in[2].dptr<T>() : nullptr,

@@ -30,12 +30,13 @@ double CrossEntropy(const T* x, const T* label, int64_t n, int64_t k, T* grad_or
     double sum = 0;
     for (int64_t j = 0; j < k; ++j) sum += std::exp(static_cast<A>(row[j]) - mx);
     const int64_t cls = static_cast<int64_t>(static_cast<A>(label[i]));
-    SYMNET_CHECK(cls >= 0 && cls < k) << "softmax_cross_entropy: label " << cls << " of sample " << i
-                                      << " is outside [0, " << k << ")";
+    SYMNET_CHECK(cls >= 0 && cls < k) << "softmax_cross_entropy: label " << cls << " of sample "
+                                      << i << " is outside [0, " << k << ")";
     total += std::log(sum) + mx - static_cast<A>(row[cls]);
     if (grad_or_null) {
       for (int64_t j = 0; j < k; ++j) {
-        const double g = (std::exp(static_cast<A>(row[j]) - mx) / sum - (j == cls ? 1.0 : 0.0)) * og;
+        const double g =
+            (std::exp(static_cast<A>(row[j]) - mx) / sum - (j == cls ? 1.0 : 0.0)) * og;
         if (req == kAddTo) {
           AssignReq<kAddTo>(&grad_or_null[i * k + j], static_cast<A>(g));
         } else {
@@ -77,8 +78,9 @@ void SCEGradCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlob>
 }  // namespace
 
 SYMNET_REGISTER_OP(softmax_cross_entropy)
-    .describe("Cross-entropy of softmax(data) against integer labels, summed over the batch: "
-              "sum_i -log softmax(data_i)[label_i]. Output shape (1,).")
+    .describe(
+        "Cross-entropy of softmax(data) against integer labels, summed over the batch: "
+        "sum_i -log softmax(data_i)[label_i]. Output shape (1,).")
     .set_num_inputs(2)
     .add_argument("data", "NDArray-or-Symbol", "Scores (batch, classes).")
     .add_argument("label", "NDArray-or-Symbol", "Class indices (batch,).")

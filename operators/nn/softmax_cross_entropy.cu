@@ -1,7 +1,7 @@
 /*! \brief GPU kernels of softmax_cross_entropy: one thread per row computes the row's loss (or
  *  gradient) in double, then one sums the losses. */
-#include "src/device/kernel_launch.cuh"
 #include "softmax.h"
+#include "src/device/kernel_launch.cuh"
 
 namespace symnet {
 namespace ops {
@@ -13,8 +13,10 @@ template <typename T>
 SYMNET_XINLINE void RowMaxExpSum(const T* row, int64_t k, double* mx, double* sum) {
   *mx = -INFINITY;
   *sum = 0;
-  for (int64_t j = 0; j < k; ++j) *mx = fmax(*mx, static_cast<double>(static_cast<AccType<T>>(row[j])));
-  for (int64_t j = 0; j < k; ++j) *sum += exp(static_cast<double>(static_cast<AccType<T>>(row[j])) - *mx);
+  for (int64_t j = 0; j < k; ++j)
+    *mx = fmax(*mx, static_cast<double>(static_cast<AccType<T>>(row[j])));
+  for (int64_t j = 0; j < k; ++j)
+    *sum += exp(static_cast<double>(static_cast<AccType<T>>(row[j])) - *mx);
 }
 
 /*! \brief loss[i] = -log softmax(x_i)[label_i] (NaN for a label outside [0, k): a kernel cannot
@@ -27,7 +29,8 @@ struct SCERowLoss {
     double mx, sum;
     RowMaxExpSum(row, k, &mx, &sum);
     const int64_t cls = static_cast<int64_t>(static_cast<A>(label[i]));
-    loss[i] = cls >= 0 && cls < k ? log(sum) + mx - static_cast<double>(static_cast<A>(row[cls])) : NAN;
+    loss[i] =
+        cls >= 0 && cls < k ? log(sum) + mx - static_cast<double>(static_cast<A>(row[cls])) : NAN;
   }
 };
 
@@ -45,7 +48,8 @@ struct SumLosses {
 template <int req>
 struct SCERowGrad {
   template <typename T>
-  SYMNET_XINLINE static void Map(int64_t i, const T* dy, const T* x, const T* label, int64_t k, T* dx) {
+  SYMNET_XINLINE static void Map(int64_t i, const T* dy, const T* x, const T* label, int64_t k,
+                                 T* dx) {
     using A = AccType<T>;
     const T* row = x + i * k;
     const double og = static_cast<A>(dy[0]);
@@ -53,7 +57,9 @@ struct SCERowGrad {
     RowMaxExpSum(row, k, &mx, &sum);
     const int64_t cls = static_cast<int64_t>(static_cast<A>(label[i]));
     for (int64_t j = 0; j < k; ++j) {
-      const double g = (exp(static_cast<double>(static_cast<A>(row[j])) - mx) / sum - (j == cls ? 1.0 : 0.0)) * og;
+      const double g =
+          (exp(static_cast<double>(static_cast<A>(row[j])) - mx) / sum - (j == cls ? 1.0 : 0.0)) *
+          og;
       AssignReq<req>(&dx[i * k + j], static_cast<A>(g));
     }
   }
@@ -62,7 +68,8 @@ struct SCERowGrad {
 void SCEGPU(const NodeAttrs&, const OpContext& ctx, const std::vector<TBlob>& in,
             const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   const int64_t n = in[0].shape_[0], k = in[0].shape_[1];
-  double* loss = static_cast<double*>(cuda::Workspace(ctx.dev.id, static_cast<size_t>(n) * sizeof(double)));
+  double* loss =
+      static_cast<double*>(cuda::Workspace(ctx.dev.id, static_cast<size_t>(n) * sizeof(double)));
   SYMNET_FLOAT_TYPE_SWITCH(in[0].dtype_, T, {
     Kernel<SCERowLoss, gpu>::Launch(n, in[0].dptr<T>(), in[1].dptr<T>(), k, loss);
     SYMNET_REQ_SWITCH(req[0], Req, {
@@ -77,7 +84,8 @@ void SCEGradGPU(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<
   const int64_t n = in[1].shape_[0], k = in[1].shape_[1];
   SYMNET_FLOAT_TYPE_SWITCH(in[1].dtype_, T, {
     SYMNET_REQ_SWITCH(req[0], Req, {
-      Kernel<SCERowGrad<Req>, gpu>::Launch(n, in[0].dptr<T>(), in[1].dptr<T>(), in[2].dptr<T>(), k, out[0].dptr<T>());
+      Kernel<SCERowGrad<Req>, gpu>::Launch(n, in[0].dptr<T>(), in[1].dptr<T>(), in[2].dptr<T>(), k,
+                                           out[0].dptr<T>());
     });
   });
   ZerosCompute(attrs, ctx, {}, {req[1]}, {out[1]});

@@ -40,8 +40,9 @@ bool SoftmaxOutputShape(const NodeAttrs& attrs, std::vector<Shape>* in, std::vec
 
 SYMNET_REGISTER_OP(SoftmaxOutput)
     .add_alias("Softmax")
-    .describe("Softmax in forward; in backward the gradient of cross-entropy loss with respect to "
-              "the softmax input, (softmax(x) - onehot(label)) * grad_scale / normalization.")
+    .describe(
+        "Softmax in forward; in backward the gradient of cross-entropy loss with respect to "
+        "the softmax input, (softmax(x) - onehot(label)) * grad_scale / normalization.")
     .set_num_inputs(2)
     .set_attr_parser(ParamParser<SoftmaxOutputParam>)
     .add_arguments(ParamDocs<SoftmaxOutputParam>())
@@ -58,7 +59,8 @@ SYMNET_REGISTER_OP(SoftmaxOutput)
                          [](const NodePtr& n, const std::vector<NodeEntry>& ograds) {
                            // the head gradient is read only with out_grad=True
                            std::vector<NodeEntry> in{n->inputs[1], NodeEntry{n, 0, 0}};
-                           if (Param<SoftmaxOutputParam>(n->attrs).out_grad) in.push_back(ograds[0]);
+                           if (Param<SoftmaxOutputParam>(n->attrs).out_grad)
+                             in.push_back(ograds[0]);
                            auto g = MakeGradNode("_backward_SoftmaxOutput", n, in, ParamsOf(n));
                            return std::vector<NodeEntry>{g[0], NoGradient()};
                          })

@@ -33,25 +33,31 @@ SYMNET_REGISTER_OP(adam_update)
                                [](const NodeAttrs&) {
                                  return std::vector<std::string>{"weight", "grad", "mean", "var"};
                                })
-    .set_attr<FMutateInputs>("FMutateInputs", [](const NodeAttrs&) { return std::vector<uint32_t>{2, 3}; })
+    .set_attr<FMutateInputs>("FMutateInputs",
+                             [](const NodeAttrs&) {
+                               return std::vector<uint32_t>{2, 3};
+                             })
     .set_attr<FInferShape>("FInferShape", ElemwiseShape)
     .set_attr<FInferType>("FInferType", AdamType<false>)
     .set_attr<FInplaceOption>("FInplaceOption", InplaceIn0Out0)
     .set_attr<FCompute>("FCompute<cpu>", AdamCompute<false>);
 
 SYMNET_REGISTER_OP(mp_adam_update)
-    .describe("Multi-precision Adam: float32 mean, var and master weight32, updated in place; "
-              "the 16-bit weight receives the rounded master weight.")
+    .describe(
+        "Multi-precision Adam: float32 mean, var and master weight32, updated in place; "
+        "the 16-bit weight receives the rounded master weight.")
     .set_num_inputs(5)
     .set_attr_parser(ParamParser<AdamParam>)
     .add_arguments(ParamDocs<AdamParam>())
-    .set_attr<FListInputNames>("FListInputNames",
-                               [](const NodeAttrs&) {
-                                 return std::vector<std::string>{"weight", "grad", "mean", "var",
-                                                                 "weight32"};
-                               })
+    .set_attr<FListInputNames>(
+        "FListInputNames",
+        [](const NodeAttrs&) {
+          return std::vector<std::string>{"weight", "grad", "mean", "var", "weight32"};
+        })
     .set_attr<FMutateInputs>("FMutateInputs",
-                             [](const NodeAttrs&) { return std::vector<uint32_t>{2, 3, 4}; })
+                             [](const NodeAttrs&) {
+                               return std::vector<uint32_t>{2, 3, 4};
+                             })
     .set_attr<FInferShape>("FInferShape", ElemwiseShape)
     .set_attr<FInferType>("FInferType", AdamType<true>)
     .set_attr<FInplaceOption>("FInplaceOption", InplaceIn0Out0)

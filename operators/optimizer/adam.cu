@@ -1,6 +1,6 @@
 /*! \brief GPU kernels of adam_update and mp_adam_update. */
-#include "src/device/kernel_launch.cuh"
 #include "adam.h"
+#include "src/device/kernel_launch.cuh"
 
 namespace symnet {
 namespace ops {

@@ -1,4 +1,5 @@
-/*! \brief Adam update parameters and kernels (adam_update, mp_adam_update), templated on the device. */
+/*! \brief Adam update parameters and kernels (adam_update, mp_adam_update), templated on the
+ * device. */
 #ifndef SYMNET_OPERATORS_OPTIMIZER_ADAM_H_
 #define SYMNET_OPERATORS_OPTIMIZER_ADAM_H_
 
@@ -20,12 +21,12 @@ struct AdamParam : public dmlc::Parameter<AdamParam> {
     DMLC_DECLARE_FIELD(epsilon).set_default(1e-8f).describe("Keeps the division finite.");
     DMLC_DECLARE_FIELD(wd).set_default(0.0f).describe("Weight decay.");
     DMLC_DECLARE_FIELD(rescale_grad).set_default(1.0f).describe("Multiplies the gradient first.");
-    DMLC_DECLARE_FIELD(clip_gradient).set_default(-1.0f).describe(
-        "Clips the rescaled gradient; negative means no clipping.");
+    DMLC_DECLARE_FIELD(clip_gradient)
+        .set_default(-1.0f)
+        .describe("Clips the rescaled gradient; negative means no clipping.");
     DMLC_DECLARE_FIELD(lazy_update).set_default(true).describe("Accepted for MXNet compatibility.");
   }
 };
-
 
 /*! \brief Inputs (weight, grad, mean, var[, weight32]); output the new weight. */
 template <bool mp, typename xpu = cpu>
@@ -38,10 +39,10 @@ void AdamCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBl
   SYMNET_FLOAT_TYPE_SWITCH(in[0].dtype_, W, {
     if constexpr (mp) {
       AdamStep<xpu, W, float>(in[0].Size(), in[0].dptr<W>(), in[1].dptr<W>(), in[2].dptr<float>(),
-                         in[3].dptr<float>(), in[4].dptr<float>(), out[0].dptr<W>(), h);
+                              in[3].dptr<float>(), in[4].dptr<float>(), out[0].dptr<W>(), h);
     } else {
       AdamStep<xpu, W, W>(in[0].Size(), in[0].dptr<W>(), in[1].dptr<W>(), in[2].dptr<W>(),
-                     in[3].dptr<W>(), nullptr, out[0].dptr<W>(), h);
+                          in[3].dptr<W>(), nullptr, out[0].dptr<W>(), h);
     }
   });
 }

@@ -63,23 +63,22 @@ std::vector<std::pair<int, int>> MultiInplace(const NodeAttrs& a) {
 
 }  // namespace
 
-#define SYMNET_REGISTER_MULTI_SGD(NAME, MOM, MP, DOC)                                        \
-  SYMNET_REGISTER_OP(NAME)                                                                   \
-      .describe(DOC)                                                                         \
-      .set_key_var_num_args("num_weights")                                                   \
-      .set_num_inputs([](const NodeAttrs& a) -> uint32_t {                                   \
-        return Param<MultiSGDParam>(a).num_weights * Stride<MOM, MP>();                      \
-      })                                                                                     \
-      .set_num_outputs([](const NodeAttrs& a) -> uint32_t {                                  \
-        return Param<MultiSGDParam>(a).num_weights;                                          \
-      })                                                                                     \
-      .set_attr_parser(ParamParser<MultiSGDParam>)                                           \
-      .add_arguments(ParamDocs<MultiSGDParam>())                                             \
-      .add_argument("data", "NDArray-or-Symbol[]", "Per weight: the update's input arrays.") \
-      .set_attr<FMutateInputs>("FMutateInputs", MultiMutate<MOM, MP>)                        \
-      .set_attr<FInferShape>("FInferShape", MultiShape<MOM, MP>)                             \
-      .set_attr<FInferType>("FInferType", MultiType<MOM, MP>)                                \
-      .set_attr<FInplaceOption>("FInplaceOption", MultiInplace<MOM, MP>)                     \
+#define SYMNET_REGISTER_MULTI_SGD(NAME, MOM, MP, DOC)                                         \
+  SYMNET_REGISTER_OP(NAME)                                                                    \
+      .describe(DOC)                                                                          \
+      .set_key_var_num_args("num_weights")                                                    \
+      .set_num_inputs([](const NodeAttrs& a) -> uint32_t {                                    \
+        return Param<MultiSGDParam>(a).num_weights * Stride<MOM, MP>();                       \
+      })                                                                                      \
+      .set_num_outputs(                                                                       \
+          [](const NodeAttrs& a) -> uint32_t { return Param<MultiSGDParam>(a).num_weights; }) \
+      .set_attr_parser(ParamParser<MultiSGDParam>)                                            \
+      .add_arguments(ParamDocs<MultiSGDParam>())                                              \
+      .add_argument("data", "NDArray-or-Symbol[]", "Per weight: the update's input arrays.")  \
+      .set_attr<FMutateInputs>("FMutateInputs", MultiMutate<MOM, MP>)                         \
+      .set_attr<FInferShape>("FInferShape", MultiShape<MOM, MP>)                              \
+      .set_attr<FInferType>("FInferType", MultiType<MOM, MP>)                                 \
+      .set_attr<FInplaceOption>("FInplaceOption", MultiInplace<MOM, MP>)                      \
       .set_attr<FCompute>("FCompute<cpu>", MultiSGDCompute<MOM, MP>)
 
 SYMNET_REGISTER_MULTI_SGD(multi_sgd_update, false, false,
@@ -88,8 +87,9 @@ SYMNET_REGISTER_MULTI_SGD(multi_sgd_mom_update, true, false,
                           "Fused momentum SGD over many weights: inputs (weight, grad, mom).");
 SYMNET_REGISTER_MULTI_SGD(multi_mp_sgd_update, false, true,
                           "Fused multi-precision SGD: inputs (weight, grad, weight32).");
-SYMNET_REGISTER_MULTI_SGD(multi_mp_sgd_mom_update, true, true,
-                          "Fused multi-precision momentum SGD: inputs (weight, grad, mom, weight32).");
+SYMNET_REGISTER_MULTI_SGD(
+    multi_mp_sgd_mom_update, true, true,
+    "Fused multi-precision momentum SGD: inputs (weight, grad, mom, weight32).");
 
 }  // namespace ops
 }  // namespace symnet

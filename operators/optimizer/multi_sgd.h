@@ -22,12 +22,17 @@ struct MultiSGDParam : public dmlc::Parameter<MultiSGDParam> {
     DMLC_DECLARE_FIELD(wds).describe("Weight decays, one per weight.");
     DMLC_DECLARE_FIELD(momentum).set_default(0.0f).describe("Momentum.");
     DMLC_DECLARE_FIELD(rescale_grad).set_default(1.0f).describe("Multiplies the gradients first.");
-    DMLC_DECLARE_FIELD(clip_gradient).set_default(-1.0f).describe(
-        "Clips the rescaled gradients to [-clip_gradient, clip_gradient]; negative: no clipping.");
-    DMLC_DECLARE_FIELD(num_weights).set_default(1).set_lower_bound(1).describe("Number of weights.");
+    DMLC_DECLARE_FIELD(clip_gradient)
+        .set_default(-1.0f)
+        .describe(
+            "Clips the rescaled gradients to [-clip_gradient, clip_gradient]; negative: no "
+            "clipping.");
+    DMLC_DECLARE_FIELD(num_weights)
+        .set_default(1)
+        .set_lower_bound(1)
+        .describe("Number of weights.");
   }
 };
-
 
 template <bool with_mom, bool mp>
 constexpr int Stride() {
@@ -52,8 +57,8 @@ struct MultiSGDBatch {
 /*! \brief Element i of the concatenated weights: found by binary search, then one SGD step. */
 struct MultiSGDKernel {
   template <typename W, typename M>
-  SYMNET_XINLINE static void Map(int64_t i, const MultiSGDBatch<W, M>& b, float momentum, float rescale,
-                                 float clip) {
+  SYMNET_XINLINE static void Map(int64_t i, const MultiSGDBatch<W, M>& b, float momentum,
+                                 float rescale, float clip) {
     int lo = 0, hi = b.count - 1;
     while (lo < hi) {
       const int mid = (lo + hi) / 2;
@@ -92,11 +97,13 @@ void MultiSGDCompute(const NodeAttrs& attrs, const OpContext&, const std::vector
   if constexpr (!std::is_same<xpu, gpu>::value) {
     for (int w : todo) {
       const TBlob* b = &in[w * k];
-      const SGDHyper h{p.lrs.values[w], p.wds.values[w], p.momentum, p.rescale_grad, p.clip_gradient};
+      const SGDHyper h{p.lrs.values[w], p.wds.values[w], p.momentum, p.rescale_grad,
+                       p.clip_gradient};
       SYMNET_FLOAT_TYPE_SWITCH(b[0].dtype_, W, {
         using M = typename std::conditional<mp, float, W>::type;
-        SGDStep<xpu, W, M>(b[0].Size(), b[0].dptr<W>(), b[1].dptr<W>(), with_mom ? b[2].dptr<M>() : nullptr,
-                           mp ? b[k - 1].dptr<M>() : nullptr, out[w].dptr<W>(), h);
+        SGDStep<xpu, W, M>(b[0].Size(), b[0].dptr<W>(), b[1].dptr<W>(),
+                           with_mom ? b[2].dptr<M>() : nullptr, mp ? b[k - 1].dptr<M>() : nullptr,
+                           out[w].dptr<W>(), h);
       });
     }
     return;
@@ -104,7 +111,9 @@ void MultiSGDCompute(const NodeAttrs& attrs, const OpContext&, const std::vector
   for (size_t first = 0; first < todo.size();) {
     const DType t = in[todo[first] * k].dtype_;
     size_t last = first;
-    while (last < todo.size() && last - first < kMultiSGDMaxTensors && in[todo[last] * k].dtype_ == t) ++last;
+    while (last < todo.size() && last - first < kMultiSGDMaxTensors &&
+           in[todo[last] * k].dtype_ == t)
+      ++last;
     SYMNET_FLOAT_TYPE_SWITCH(t, W, {
       using M = typename std::conditional<mp, float, W>::type;
       MultiSGDBatch<W, M> batch;
@@ -123,7 +132,8 @@ void MultiSGDCompute(const NodeAttrs& attrs, const OpContext&, const std::vector
         batch.lr[c] = p.lrs.values[w];
         batch.wd[c] = p.wds.values[w];
       }
-      Kernel<MultiSGDKernel, xpu>::Launch(total, batch, p.momentum, p.rescale_grad, p.clip_gradient);
+      Kernel<MultiSGDKernel, xpu>::Launch(total, batch, p.momentum, p.rescale_grad,
+                                          p.clip_gradient);
     });
     first = last;
   }

@@ -33,20 +33,19 @@ std::vector<uint32_t> MutateFrom2(const NodeAttrs& a) {
 
 }  // namespace
 
-#define SYMNET_REGISTER_SGD(NAME, NIN, MOM, MP, NAG, DOC, ...)                             \
-  SYMNET_REGISTER_OP(NAME)                                                                 \
-      .describe(DOC)                                                                       \
-      .set_num_inputs(NIN)                                                                 \
-      .set_attr_parser(ParamParser<SGDParam>)                                              \
-      .add_arguments(ParamDocs<SGDParam>())                                                \
-      .set_attr<FListInputNames>("FListInputNames",                                        \
-                                 [](const NodeAttrs&) {                                    \
-                                   return std::vector<std::string>{__VA_ARGS__};           \
-                                 })                                                        \
-      .set_attr<FMutateInputs>("FMutateInputs", MutateFrom2)                               \
-      .set_attr<FInferShape>("FInferShape", ElemwiseShape)                                 \
-      .set_attr<FInferType>("FInferType", SGDType<MP>)                                     \
-      .set_attr<FInplaceOption>("FInplaceOption", InplaceIn0Out0)                          \
+#define SYMNET_REGISTER_SGD(NAME, NIN, MOM, MP, NAG, DOC, ...)                    \
+  SYMNET_REGISTER_OP(NAME)                                                        \
+      .describe(DOC)                                                              \
+      .set_num_inputs(NIN)                                                        \
+      .set_attr_parser(ParamParser<SGDParam>)                                     \
+      .add_arguments(ParamDocs<SGDParam>())                                       \
+      .set_attr<FListInputNames>(                                                 \
+          "FListInputNames",                                                      \
+          [](const NodeAttrs&) { return std::vector<std::string>{__VA_ARGS__}; }) \
+      .set_attr<FMutateInputs>("FMutateInputs", MutateFrom2)                      \
+      .set_attr<FInferShape>("FInferShape", ElemwiseShape)                        \
+      .set_attr<FInferType>("FInferType", SGDType<MP>)                            \
+      .set_attr<FInplaceOption>("FInplaceOption", InplaceIn0Out0)                 \
       .set_attr<FCompute>("FCompute<cpu>", SGDCompute<MOM, MP, NAG>)
 
 SYMNET_REGISTER_SGD(sgd_update, 2, false, false, false,
@@ -64,14 +63,16 @@ SYMNET_REGISTER_SGD(mp_sgd_mom_update, 4, true, true, false,
                     "Multi-precision SGD with momentum: float32 momentum and master weight, "
                     "updated in place; the 16-bit weight receives the rounded master weight.",
                     "weight", "grad", "mom", "weight32");
-SYMNET_REGISTER_SGD(nag_mom_update, 3, true, false, true,
-                    "Nesterov momentum: g = clip(rescale_grad*grad) + wd*weight; "
-                    "mom = momentum*mom + g; weight -= lr*(g + momentum*mom). mom is updated in place.",
-                    "weight", "grad", "mom");
-SYMNET_REGISTER_SGD(mp_nag_mom_update, 4, true, true, true,
-                    "Multi-precision Nesterov momentum: float32 momentum and master weight, updated "
-                    "in place; the 16-bit weight receives the rounded master weight.",
-                    "weight", "grad", "mom", "weight32");
+SYMNET_REGISTER_SGD(
+    nag_mom_update, 3, true, false, true,
+    "Nesterov momentum: g = clip(rescale_grad*grad) + wd*weight; "
+    "mom = momentum*mom + g; weight -= lr*(g + momentum*mom). mom is updated in place.",
+    "weight", "grad", "mom");
+SYMNET_REGISTER_SGD(
+    mp_nag_mom_update, 4, true, true, true,
+    "Multi-precision Nesterov momentum: float32 momentum and master weight, updated "
+    "in place; the 16-bit weight receives the rounded master weight.",
+    "weight", "grad", "mom", "weight32");
 
 }  // namespace ops
 }  // namespace symnet

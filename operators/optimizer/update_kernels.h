@@ -34,7 +34,8 @@ struct SGDKernel {
   SYMNET_XINLINE static void Map(int64_t i, const W* weight, const W* grad, M* mom, M* w32, W* out,
                                  SGDHyper h) {
     using A = AccType<W>;  // float for 16-bit and float32 weights, double for float64
-    const A g = RescaleClip(static_cast<A>(static_cast<AccType<W>>(grad[i])), A(h.rescale), A(h.clip));
+    const A g =
+        RescaleClip(static_cast<A>(static_cast<AccType<W>>(grad[i])), A(h.rescale), A(h.clip));
     A w = w32 ? static_cast<A>(w32[i]) : static_cast<A>(static_cast<AccType<W>>(weight[i]));
     if (mom) {
       const A m = h.momentum * static_cast<A>(mom[i]) - h.lr * h.wd * w - h.lr * g;
@@ -58,7 +59,9 @@ struct NAGKernel {
                                  SGDHyper h) {
     using A = AccType<W>;  // float for 16-bit and float32 weights, double for float64
     A w = w32 ? static_cast<A>(w32[i]) : static_cast<A>(static_cast<AccType<W>>(weight[i]));
-    const A g = RescaleClip(static_cast<A>(static_cast<AccType<W>>(grad[i])), A(h.rescale), A(h.clip)) + h.wd * w;
+    const A g =
+        RescaleClip(static_cast<A>(static_cast<AccType<W>>(grad[i])), A(h.rescale), A(h.clip)) +
+        h.wd * w;
     const A m = h.momentum * static_cast<A>(mom[i]) + g;
     mom[i] = M(m);
     w -= h.lr * (g + h.momentum * m);
@@ -78,7 +81,9 @@ struct AdamKernel {
                                  W* out, AdamHyper h) {
     using A = AccType<W>;  // float for 16-bit and float32 weights, double for float64
     A w = w32 ? static_cast<A>(w32[i]) : static_cast<A>(static_cast<AccType<W>>(weight[i]));
-    const A g = RescaleClip(static_cast<A>(static_cast<AccType<W>>(grad[i])), A(h.rescale), A(h.clip)) + h.wd * w;
+    const A g =
+        RescaleClip(static_cast<A>(static_cast<AccType<W>>(grad[i])), A(h.rescale), A(h.clip)) +
+        h.wd * w;
     const A m = h.beta1 * static_cast<A>(mean[i]) + (A(1) - h.beta1) * g;
     const A v = h.beta2 * static_cast<A>(var[i]) + (A(1) - h.beta2) * g * g;
     mean[i] = M(m);

@@ -1,6 +1,6 @@
 /*! \brief GPU kernel of add_n (the CPU's is in add_n.cc). */
-#include "src/device/kernel_launch.cuh"
 #include "elemwise_kernels.h"
+#include "src/device/kernel_launch.cuh"
 
 namespace symnet {
 namespace ops {
@@ -17,7 +17,8 @@ void AddNComputeGPU(const NodeAttrs& attrs, const OpContext& ctx, const std::vec
   for (size_t k = 1; k < in.size(); ++k)
     if (in[k].dptr_ == out[0].dptr_) std::swap(in[0], in[k]);
   for (size_t k = 2; k < in.size(); ++k)
-    SYMNET_CHECK(in[k].dptr_ != out[0].dptr_) << "add_n on a GPU: the output may alias one input only";
+    SYMNET_CHECK(in[k].dptr_ != out[0].dptr_)
+        << "add_n on a GPU: the output may alias one input only";
   size_t k = 0;
   SYMNET_FLOAT_TYPE_SWITCH(out[0].dtype_, T, {
     const int64_t n = out[0].Size();
@@ -26,13 +27,14 @@ void AddNComputeGPU(const NodeAttrs& attrs, const OpContext& ctx, const std::vec
         CopyCompute(attrs, ctx, {in[0]}, {req[0]}, {out[0]});
         k = 1;
       } else {
-        Kernel<BinaryKernel<mathf::plus, kWriteTo>, gpu>::Launch(n, out[0].dptr<T>(), in[0].dptr<T>(),
-                                                                 in[1].dptr<T>());
+        Kernel<BinaryKernel<mathf::plus, kWriteTo>, gpu>::Launch(n, out[0].dptr<T>(),
+                                                                 in[0].dptr<T>(), in[1].dptr<T>());
         k = 2;
       }
     }
     for (; k < in.size(); ++k)
-      Kernel<UnaryKernel<mathf::identity, kAddTo>, gpu>::Launch(n, out[0].dptr<T>(), in[k].dptr<T>());
+      Kernel<UnaryKernel<mathf::identity, kAddTo>, gpu>::Launch(n, out[0].dptr<T>(),
+                                                                in[k].dptr<T>());
   });
 }
 

@@ -14,7 +14,7 @@ bool BroadcastBinaryShape(const NodeAttrs&, std::vector<Shape>* in, std::vector<
 }
 
 size_t OutputSizedTemp(const NodeAttrs&, const std::vector<Shape>& shapes,
-                        const std::vector<DType>& types) {
+                       const std::vector<DType>& types) {
   return static_cast<size_t>(shapes[0].Size()) * DTypeSize(types[0]);
 }
 
@@ -22,30 +22,34 @@ std::vector<std::string> BinaryInputNames(const NodeAttrs&) { return {"lhs", "rh
 
 }  // namespace
 
-#define SYMNET_REGISTER_BROADCAST(NAME, FUNCTOR, DOC, GRAD)                        \
-  SYMNET_REGISTER_OP(NAME)                                                         \
-      .describe(DOC " with NumPy-style broadcasting.")                             \
-      .set_num_inputs(2)                                                           \
-      .add_argument("lhs", "NDArray-or-Symbol", "First input.")                    \
-      .add_argument("rhs", "NDArray-or-Symbol", "Second input.")                   \
-      .set_attr<FListInputNames>("FListInputNames", BinaryInputNames)              \
-      .set_attr<FInferShape>("FInferShape", BroadcastBinaryShape)                  \
-      .set_attr<FInferType>("FInferType", ElemwiseType)                            \
-      .set_attr<FGradient>("FGradient", GRAD)                                      \
+#define SYMNET_REGISTER_BROADCAST(NAME, FUNCTOR, DOC, GRAD)           \
+  SYMNET_REGISTER_OP(NAME)                                            \
+      .describe(DOC " with NumPy-style broadcasting.")                \
+      .set_num_inputs(2)                                              \
+      .add_argument("lhs", "NDArray-or-Symbol", "First input.")       \
+      .add_argument("rhs", "NDArray-or-Symbol", "Second input.")      \
+      .set_attr<FListInputNames>("FListInputNames", BinaryInputNames) \
+      .set_attr<FInferShape>("FInferShape", BroadcastBinaryShape)     \
+      .set_attr<FInferType>("FInferType", ElemwiseType)               \
+      .set_attr<FGradient>("FGradient", GRAD)                         \
       .set_attr<FCompute>("FCompute<cpu>", BroadcastCompute<mathf::FUNCTOR>)
 
-SYMNET_REGISTER_BROADCAST(broadcast_add, plus, "Adds", ElemwiseGradUseNone("_backward_broadcast_add"))
+SYMNET_REGISTER_BROADCAST(broadcast_add, plus, "Adds",
+                          ElemwiseGradUseNone("_backward_broadcast_add"))
     .add_alias("broadcast_plus");
-SYMNET_REGISTER_BROADCAST(broadcast_sub, minus, "Subtracts", ElemwiseGradUseNone("_backward_broadcast_sub"))
+SYMNET_REGISTER_BROADCAST(broadcast_sub, minus, "Subtracts",
+                          ElemwiseGradUseNone("_backward_broadcast_sub"))
     .add_alias("broadcast_minus");
-SYMNET_REGISTER_BROADCAST(broadcast_mul, mul, "Multiplies", ElemwiseGradUseIn("_backward_broadcast_mul"));
-SYMNET_REGISTER_BROADCAST(broadcast_div, div, "Divides", ElemwiseGradUseIn("_backward_broadcast_div"));
+SYMNET_REGISTER_BROADCAST(broadcast_mul, mul, "Multiplies",
+                          ElemwiseGradUseIn("_backward_broadcast_mul"));
+SYMNET_REGISTER_BROADCAST(broadcast_div, div, "Divides",
+                          ElemwiseGradUseIn("_backward_broadcast_div"));
 
-#define SYMNET_REGISTER_BROADCAST_GRAD(NAME, NIN, KIND)             \
-  SYMNET_REGISTER_OP(NAME)                                          \
-      .set_num_inputs(NIN)                                          \
-      .set_num_outputs(2)                                           \
-      .set_attr<TIsBackward>("TIsBackward", true)                   \
+#define SYMNET_REGISTER_BROADCAST_GRAD(NAME, NIN, KIND) \
+  SYMNET_REGISTER_OP(NAME)                              \
+      .set_num_inputs(NIN)                              \
+      .set_num_outputs(2)                               \
+      .set_attr<TIsBackward>("TIsBackward", true)       \
       .set_attr<FCompute>("FCompute<cpu>", BroadcastGradCompute<KIND>)
 
 SYMNET_REGISTER_BROADCAST_GRAD(_backward_broadcast_add, 1, BGrad::kAdd);

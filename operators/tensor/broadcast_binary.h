@@ -13,9 +13,11 @@ namespace ops {
 template <typename OP, int req>
 struct BroadcastBinaryKernel {
   template <typename T>
-  SYMNET_XINLINE static void Map(int64_t i, const T* a, const T* b, T* o, BroadcastMap ma, BroadcastMap mb) {
+  SYMNET_XINLINE static void Map(int64_t i, const T* a, const T* b, T* o, BroadcastMap ma,
+                                 BroadcastMap mb) {
     using A = AccType<T>;
-    AssignReq<req>(&o[i], OP::Map(static_cast<A>(a[ma.InOffset(i)]), static_cast<A>(b[mb.InOffset(i)])));
+    AssignReq<req>(&o[i],
+                   OP::Map(static_cast<A>(a[ma.InOffset(i)]), static_cast<A>(b[mb.InOffset(i)])));
   }
 };
 
@@ -25,8 +27,8 @@ void BroadcastCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlo
   const BroadcastMap ma(in[0].shape_, out[0].shape_), mb(in[1].shape_, out[0].shape_);
   SYMNET_FLOAT_TYPE_SWITCH(out[0].dtype_, T, {
     SYMNET_REQ_SWITCH(req[0], Req, {
-      Kernel<BroadcastBinaryKernel<OP, Req>, xpu>::Launch(out[0].Size(), in[0].dptr<T>(), in[1].dptr<T>(),
-                                                          out[0].dptr<T>(), ma, mb);
+      Kernel<BroadcastBinaryKernel<OP, Req>, xpu>::Launch(
+          out[0].Size(), in[0].dptr<T>(), in[1].dptr<T>(), out[0].dptr<T>(), ma, mb);
     });
   });
 }
@@ -70,19 +72,19 @@ void BroadcastGradCompute(const NodeAttrs&, const OpContext& ctx, const std::vec
       const BroadcastMap ma(in[1].shape_, og.shape_), mb(in[2].shape_, og.shape_);
       for (int side = 0; side < 2; ++side) {
         if (req[side] == kNullOp) continue;
-        Kernel<ProductGradKernel<kind>, xpu>::Launch(n, og.dptr<T>(), in[1].dptr<T>(), in[2].dptr<T>(), ma, mb,
-                                                     side, tmp);
-        ReduceToShape<xpu>(static_cast<const T*>(tmp), og.shape_, out[side].dptr<T>(), out[side].shape_,
-                           req[side], 1.0);
+        Kernel<ProductGradKernel<kind>, xpu>::Launch(n, og.dptr<T>(), in[1].dptr<T>(),
+                                                     in[2].dptr<T>(), ma, mb, side, tmp);
+        ReduceToShape<xpu>(static_cast<const T*>(tmp), og.shape_, out[side].dptr<T>(),
+                           out[side].shape_, req[side], 1.0);
       }
     }
   });
 }
 
 /*! \brief The ops as X(NAME, functor, gradient kind); expanded by broadcast_binary.cc/.cu. */
-#define SYMNET_BROADCAST_OPS(X)                                                   \
-  X(broadcast_add, plus, kAdd) X(broadcast_sub, minus, kSub) X(broadcast_mul, mul, kMul) \
-  X(broadcast_div, div, kDiv)
+#define SYMNET_BROADCAST_OPS(X) \
+  X(broadcast_add, plus, kAdd)  \
+  X(broadcast_sub, minus, kSub) X(broadcast_mul, mul, kMul) X(broadcast_div, div, kDiv)
 
 }  // namespace ops
 }  // namespace symnet

@@ -31,8 +31,8 @@ bool BroadcastShapes(const Shape& a, const Shape& b, Shape* out) {
 
 BroadcastMap::BroadcastMap(const Shape& in, const Shape& out) {
   ndim = out.ndim();
-  SYMNET_CHECK(ndim <= kMaxBroadcastDim) << "broadcasting supports at most " << kMaxBroadcastDim
-                                         << " dimensions, got " << out;
+  SYMNET_CHECK(ndim <= kMaxBroadcastDim)
+      << "broadcasting supports at most " << kMaxBroadcastDim << " dimensions, got " << out;
   const Shape p = PadShape(in, ndim);
   int64_t stride = 1;
   for (int d = ndim - 1; d >= 0; --d) {
@@ -45,8 +45,8 @@ BroadcastMap::BroadcastMap(const Shape& in, const Shape& out) {
 BroadcastMap BroadcastMap::Transposed(const Shape& in, const std::vector<int>& axes) {
   BroadcastMap m(Shape{1}, Shape{1});
   m.ndim = in.ndim();
-  SYMNET_CHECK(m.ndim <= kMaxBroadcastDim) << "transpose supports at most " << kMaxBroadcastDim
-                                           << " dimensions, got " << in;
+  SYMNET_CHECK(m.ndim <= kMaxBroadcastDim)
+      << "transpose supports at most " << kMaxBroadcastDim << " dimensions, got " << in;
   int64_t in_stride[kMaxBroadcastDim];
   int64_t stride = 1;
   for (int d = m.ndim - 1; d >= 0; --d) {
@@ -62,8 +62,8 @@ BroadcastMap BroadcastMap::Transposed(const Shape& in, const std::vector<int>& a
 
 ReduceDims MakeReduceDims(const Shape& src_shape, const Shape& dst_shape) {
   const int nd = src_shape.ndim();
-  SYMNET_CHECK(nd <= kMaxBroadcastDim) << "reductions support at most " << kMaxBroadcastDim
-                                       << " dimensions, got " << src_shape;
+  SYMNET_CHECK(nd <= kMaxBroadcastDim)
+      << "reductions support at most " << kMaxBroadcastDim << " dimensions, got " << src_shape;
   const Shape dp = PadShape(dst_shape, nd);
   // split dims into kept (dst dim == src dim) and reduced (dst dim == 1 < src dim)
   int64_t stride[kMaxBroadcastDim];

@@ -1,7 +1,7 @@
 /*! \brief GPU half of broadcast_util.h: the block reduction behind ReduceToShape on a GPU (few
  *  outputs, many terms each), used by the broadcast ops' gradients and by sum/mean. */
-#include "src/device/kernel_launch.cuh"
 #include "broadcast_util.h"
+#include "src/device/kernel_launch.cuh"
 
 namespace symnet {
 namespace ops {
@@ -17,8 +17,8 @@ __global__ void ReducePartsKernel(const T* src, ReduceDims r, double* acc) {
   const int64_t j = blockIdx.x;
   const T* base = src + r.KeptOffset(j);  // the CPU kernel's indexing (broadcast_util.h)
   double s = 0;
-  for (int64_t i = blockIdx.y * static_cast<int64_t>(kReduceThreads) + threadIdx.x; i < r.num_reduced;
-       i += static_cast<int64_t>(gridDim.y) * kReduceThreads)
+  for (int64_t i = blockIdx.y * static_cast<int64_t>(kReduceThreads) + threadIdx.x;
+       i < r.num_reduced; i += static_cast<int64_t>(gridDim.y) * kReduceThreads)
     s += static_cast<double>(static_cast<AccType<T>>(base[r.ReducedOffset(i)]));
   partial[threadIdx.x] = s;
   __syncthreads();
@@ -40,11 +40,13 @@ struct FinishReduce {
 }  // namespace
 
 template <typename T>
-void ReduceToShapeBlocks(const T* src, const ReduceDims& r, T* dst, int64_t n, OpReqType req, double scale) {
+void ReduceToShapeBlocks(const T* src, const ReduceDims& r, T* dst, int64_t n, OpReqType req,
+                         double scale) {
   const int dev = cuda::CurrentDevice();
   double* acc = static_cast<double*>(cuda::Workspace(dev, static_cast<size_t>(n) * sizeof(double)));
   cuda::Memset(acc, 0, static_cast<size_t>(n) * sizeof(double), dev);
-  int64_t parts = (r.num_reduced + 8 * kReduceThreads - 1) / (8 * kReduceThreads);  // >= 8 terms per thread
+  int64_t parts =
+      (r.num_reduced + 8 * kReduceThreads - 1) / (8 * kReduceThreads);  // >= 8 terms per thread
   if (parts * n > 2048) parts = (2048 + n - 1) / n;
   if (parts < 1) parts = 1;
   const dim3 grid(static_cast<unsigned>(n), static_cast<unsigned>(parts > 65535 ? 65535 : parts));

@@ -5,8 +5,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "src/device/kernel_launch.h"
 #include "../operator_common.h"
+#include "src/device/kernel_launch.h"
 
 namespace symnet {
 namespace ops {
@@ -49,13 +49,18 @@ struct ReduceDims {
   int64_t red_size[kMaxBroadcastDim], red_stride[kMaxBroadcastDim];
   int64_t num_reduced = 1;
   /*! \brief Source offset of dst element j's first term. */
-  SYMNET_XINLINE int64_t KeptOffset(int64_t j) const { return Offset(j, nkept, kept_size, kept_stride); }
+  SYMNET_XINLINE int64_t KeptOffset(int64_t j) const {
+    return Offset(j, nkept, kept_size, kept_stride);
+  }
   /*! \brief Offset of term i (0 <= i < num_reduced) from its dst element's first term. */
-  SYMNET_XINLINE int64_t ReducedOffset(int64_t i) const { return Offset(i, nred, red_size, red_stride); }
+  SYMNET_XINLINE int64_t ReducedOffset(int64_t i) const {
+    return Offset(i, nred, red_size, red_stride);
+  }
 
  private:
   /*! \brief sum_k digit_k(i) * stride[k], digits of i in the mixed radix `size` (last fastest). */
-  SYMNET_XINLINE static int64_t Offset(int64_t i, int n, const int64_t* size, const int64_t* stride) {
+  SYMNET_XINLINE static int64_t Offset(int64_t i, int n, const int64_t* size,
+                                       const int64_t* stride) {
     int64_t off = 0;
     for (int k = n - 1; k >= 0; --k) {
       off += (i % size[k]) * stride[k];
@@ -89,10 +94,12 @@ struct BroadcastToShapeKernel {
 
 /*!
  * \brief The GPU's reduction for few outputs and many inputs each (a full sum, a bias gradient):
- *  blocks of threads share each output. Defined (and instantiated for the float types) in broadcast_util.cu.
+ *  blocks of threads share each output. Defined (and instantiated for the float types) in
+ * broadcast_util.cu.
  */
 template <typename T>
-void ReduceToShapeBlocks(const T* src, const ReduceDims& r, T* dst, int64_t n, OpReqType req, double scale);
+void ReduceToShapeBlocks(const T* src, const ReduceDims& r, T* dst, int64_t n, OpReqType req,
+                         double scale);
 
 /*!
  * \brief dst (shape `dst_shape`) = sum of src (shape `src_shape`) over the broadcast dims, i.e.

@@ -1,6 +1,6 @@
 /*! \brief Cast: converts the element type; its gradient converts back. */
-#include "src/device/device_ops.h"
 #include "elemwise_kernels.h"
+#include "src/device/device_ops.h"
 
 namespace symnet {
 namespace ops {

@@ -1,7 +1,7 @@
 /*! \brief clip: MobileNet's relu6 (clip(x, 0, 6)) and value clamping in scripts. */
-#include <sstream>
-
 #include "clip.h"
+
+#include <sstream>
 
 namespace symnet {
 namespace ops {
@@ -25,8 +25,9 @@ void ClipParser(NodeAttrs* attrs) {
 }  // namespace
 
 SYMNET_REGISTER_OP(clip)
-    .describe("Clips the values to [a_min, a_max]: y = min(max(x, a_min), a_max). The gradient "
-              "passes where a_min <= x <= a_max and is 0 elsewhere.")
+    .describe(
+        "Clips the values to [a_min, a_max]: y = min(max(x, a_min), a_max). The gradient "
+        "passes where a_min <= x <= a_max and is 0 elsewhere.")
     .set_attr_parser(ClipParser)
     .add_argument("data", "NDArray-or-Symbol", "The input.")
     .add_arguments(ParamDocs<ClipParam>())

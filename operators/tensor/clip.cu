@@ -1,6 +1,6 @@
 /*! \brief GPU kernels of clip (clip.h's functors with xpu = gpu). */
-#include "src/device/kernel_launch.cuh"
 #include "clip.h"
+#include "src/device/kernel_launch.cuh"
 
 namespace symnet {
 namespace ops {

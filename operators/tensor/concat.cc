@@ -1,7 +1,7 @@
 /*! \brief Concat (alias concat): joins arrays along one axis; its gradient splits. */
-#include <cstring>
-
 #include "concat.h"
+
+#include <cstring>
 
 namespace symnet {
 namespace ops {
@@ -22,7 +22,8 @@ bool ConcatShape(const NodeAttrs& attrs, std::vector<Shape>* in, std::vector<Sha
     if (!s.ndim_known()) continue;
     Shape t = s;
     t[a] = -1;
-    SYMNET_CHECK(ShapeAssign(&common, t)) << "Concat inputs disagree outside dim " << p.dim << ": " << s;
+    SYMNET_CHECK(ShapeAssign(&common, t))
+        << "Concat inputs disagree outside dim " << p.dim << ": " << s;
   }
   int64_t total = 0;
   bool known = true;
@@ -55,7 +56,8 @@ void CopyParts(const Rows& r, T* whole, const std::vector<T*>& parts, bool to_wh
       if (q == kAddTo) {
         T* dst = to_whole ? w : part;
         const T* src = to_whole ? part : w;
-        for (int64_t i = 0; i < r.len[k]; ++i) AssignReq<kAddTo>(&dst[i], static_cast<AccType<T>>(src[i]));
+        for (int64_t i = 0; i < r.len[k]; ++i)
+          AssignReq<kAddTo>(&dst[i], static_cast<AccType<T>>(src[i]));
       } else if (q != kNullOp) {
         std::memcpy(to_whole ? w : part, to_whole ? part : w, r.len[k] * sizeof(T));
       }
@@ -88,7 +90,9 @@ void ConcatGradCompute(const NodeAttrs& attrs, const OpContext&, const std::vect
   });
 }
 
-uint32_t NumArgs(const NodeAttrs& a) { return static_cast<uint32_t>(Param<ConcatParam>(a).num_args); }
+uint32_t NumArgs(const NodeAttrs& a) {
+  return static_cast<uint32_t>(Param<ConcatParam>(a).num_args);
+}
 
 /*! \brief Channels-last works for joining channels (dim 1). */
 LayoutSlots ConcatLayout(const NodeAttrs& a) {

@@ -1,6 +1,6 @@
 /*! \brief Concat on a GPU: one copy kernel per input (no device table of pointers needed). */
-#include "src/device/kernel_launch.cuh"
 #include "concat.h"
+#include "src/device/kernel_launch.cuh"
 
 namespace symnet {
 namespace ops {
@@ -17,8 +17,8 @@ void CopyPartsGPU(const Rows& r, const TBlob& whole, const std::vector<TBlob>& p
     const OpReqType q = req[to_whole ? 0 : k];
     SYMNET_FLOAT_TYPE_SWITCH(whole.dtype_, T, {
       SYMNET_REQ_SWITCH(q, Req, {
-        Kernel<ConcatCopyKernel<Req, to_whole>, gpu>::Launch(r.outer * r.len[k], whole.dptr<T>(), parts[k].dptr<T>(),
-                                                             r.len[k], total, off);
+        Kernel<ConcatCopyKernel<Req, to_whole>, gpu>::Launch(
+            r.outer * r.len[k], whole.dptr<T>(), parts[k].dptr<T>(), r.len[k], total, off);
       });
     });
     off += r.len[k];

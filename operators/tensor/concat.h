@@ -4,8 +4,8 @@
 
 #include <vector>
 
-#include "src/device/kernel_launch.h"
 #include "../operator_common.h"
+#include "src/device/kernel_launch.h"
 
 namespace symnet {
 namespace ops {
@@ -14,13 +14,15 @@ struct ConcatParam : public dmlc::Parameter<ConcatParam> {
   int num_args;
   int dim;
   DMLC_DECLARE_PARAMETER(ConcatParam) {
-    DMLC_DECLARE_FIELD(num_args).set_lower_bound(1).describe("Number of inputs to be concatenated.");
+    DMLC_DECLARE_FIELD(num_args).set_lower_bound(1).describe(
+        "Number of inputs to be concatenated.");
     DMLC_DECLARE_FIELD(dim).set_default(1).describe("The dimension to concatenate along.");
   }
 };
 inline int ConcatAxis(const ConcatParam& p, int ndim) {
   const int a = p.dim < 0 ? p.dim + ndim : p.dim;
-  SYMNET_CHECK(a >= 0 && a < ndim) << "Concat dim " << p.dim << " is out of range for " << ndim << "-D inputs";
+  SYMNET_CHECK(a >= 0 && a < ndim)
+      << "Concat dim " << p.dim << " is out of range for " << ndim << "-D inputs";
   return a;
 }
 
@@ -48,7 +50,8 @@ inline Rows MakeRows(const ConcatParam& p, const std::vector<TBlob>& parts) {
 template <int req, bool to_whole>
 struct ConcatCopyKernel {
   template <typename T>
-  SYMNET_XINLINE static void Map(int64_t i, T* whole, T* part, int64_t len, int64_t total, int64_t off) {
+  SYMNET_XINLINE static void Map(int64_t i, T* whole, T* part, int64_t len, int64_t total,
+                                 int64_t off) {
     T* w = whole + (i / len) * total + off + i % len;
     if (to_whole) {
       AssignReq<req>(w, static_cast<AccType<T>>(part[i]));

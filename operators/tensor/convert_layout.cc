@@ -6,8 +6,8 @@
 #include <cstring>
 
 #include "../dnnl/dnnl_operand.h"
-#include "src/device/kernel_launch.h"
 #include "../operator_common.h"
+#include "src/device/kernel_launch.h"
 
 namespace symnet {
 namespace ops {
@@ -25,7 +25,8 @@ void TransposePlanes(const E* src, E* dst, int64_t planes, int64_t rows, int64_t
       E* d = dst + p * rows * cols;
       for (int64_t c0 = 0; c0 < cols; c0 += kTile)
         for (int64_t r = r0; r < std::min(rows, r0 + kTile); ++r)
-          for (int64_t c = c0; c < std::min(cols, c0 + kTile); ++c) d[c * rows + r] = s[r * cols + c];
+          for (int64_t c = c0; c < std::min(cols, c0 + kTile); ++c)
+            d[c * rows + r] = s[r * cols + c];
     }
   }
 }
@@ -64,9 +65,12 @@ void ConvertLayoutCompute(const NodeAttrs&, const OpContext& ctx, const std::vec
           const dnnl::memory::dims d(s.begin(), s.end());
           const auto dt = dnnl_util::ToDnnl(x.dtype_);
           const int nsp = s.ndim() - 2;
-          r->src = dnnl::memory({d, dt, dnnl_util::ActivationTag(nsp, x.layout_)}, dnnl_util::Engine(), DNNL_MEMORY_NONE);
-          r->dst = dnnl::memory({d, dt, dnnl_util::ActivationTag(nsp, y.layout_)}, dnnl_util::Engine(), DNNL_MEMORY_NONE);
-          r->prim = dnnl::reorder(dnnl_util::Noted("reorder", dnnl::reorder::primitive_desc(r->src, r->dst)));
+          r->src = dnnl::memory({d, dt, dnnl_util::ActivationTag(nsp, x.layout_)},
+                                dnnl_util::Engine(), DNNL_MEMORY_NONE);
+          r->dst = dnnl::memory({d, dt, dnnl_util::ActivationTag(nsp, y.layout_)},
+                                dnnl_util::Engine(), DNNL_MEMORY_NONE);
+          r->prim = dnnl::reorder(
+              dnnl_util::Noted("reorder", dnnl::reorder::primitive_desc(r->src, r->dst)));
           return r;
         },
         [&](const ReorderState& r) {
@@ -78,24 +82,35 @@ void ConvertLayoutCompute(const NodeAttrs&, const OpContext& ctx, const std::vec
     dnnl_util::Stream().wait();
     return;
   }
-  SYMNET_CHECK(!x.blocked() && !y.blocked()) << "_convert_layout: no blocked layout for " << x.dtype_;
+  SYMNET_CHECK(!x.blocked() && !y.blocked())
+      << "_convert_layout: no blocked layout for " << x.dtype_;
   const int64_t n = s[0], c = s[1], sp = s.ProdRange(2, s.ndim());
   // channels-last -> default reads (sp, c) planes; default -> channels-last reads (c, sp)
   const int64_t rows = x.channels_last() ? sp : c, cols = x.channels_last() ? c : sp;
   switch (DTypeSize(x.dtype_)) {
-    case 1: TransposePlanes(x.dptr<uint8_t>(), y.dptr<uint8_t>(), n, rows, cols); break;
-    case 2: TransposePlanes(x.dptr<uint16_t>(), y.dptr<uint16_t>(), n, rows, cols); break;
-    case 4: TransposePlanes(x.dptr<uint32_t>(), y.dptr<uint32_t>(), n, rows, cols); break;
-    case 8: TransposePlanes(x.dptr<uint64_t>(), y.dptr<uint64_t>(), n, rows, cols); break;
-    default: SYMNET_THROW << "_convert_layout: unsupported dtype " << x.dtype_;
+    case 1:
+      TransposePlanes(x.dptr<uint8_t>(), y.dptr<uint8_t>(), n, rows, cols);
+      break;
+    case 2:
+      TransposePlanes(x.dptr<uint16_t>(), y.dptr<uint16_t>(), n, rows, cols);
+      break;
+    case 4:
+      TransposePlanes(x.dptr<uint32_t>(), y.dptr<uint32_t>(), n, rows, cols);
+      break;
+    case 8:
+      TransposePlanes(x.dptr<uint64_t>(), y.dptr<uint64_t>(), n, rows, cols);
+      break;
+    default:
+      SYMNET_THROW << "_convert_layout: unsupported dtype " << x.dtype_;
   }
 }
 
 }  // namespace
 
 SYMNET_REGISTER_OP(_convert_layout)
-    .describe("Copies an activation between memory orders (default, channels-last, nChw16c); "
-              "inserted by the executor's layout plan.")
+    .describe(
+        "Copies an activation between memory orders (default, channels-last, nChw16c); "
+        "inserted by the executor's layout plan.")
     .add_argument("data", "NDArray-or-Symbol", "The input.")
     .set_attr<FInferShape>("FInferShape", ElemwiseShape)
     .set_attr<FInferType>("FInferType", ElemwiseType)

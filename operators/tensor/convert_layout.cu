@@ -2,15 +2,15 @@
  * \brief _convert_layout on a GPU (default <-> channels-last; GPUs never use nChw16c) and the
  *  channel copies the GPU convolution uses to bring operands into one memory order.
  */
-#include "src/device/kernel_launch.cuh"
 #include "../operator_common.h"
 #include "channel_copy.h"
+#include "src/device/kernel_launch.cuh"
 
 namespace symnet {
 namespace ops {
 
-void CopyChannelsGPU(const void* src, bool src_last, void* dst, bool dst_last, DType t, const ChannelDims3& d,
-                     OpReqType req) {
+void CopyChannelsGPU(const void* src, bool src_last, void* dst, bool dst_last, DType t,
+                     const ChannelDims3& d, OpReqType req) {
   CopyChannels<gpu>(src, src_last, dst, dst_last, t, d, req);
 }
 

@@ -18,20 +18,20 @@ std::vector<NodeEntry> SubGradient(const NodePtr& n, const std::vector<NodeEntry
 
 }  // namespace
 
-#define SYMNET_REGISTER_ELEMWISE_BINARY(NAME, FUNCTOR, DOC)                       \
-  SYMNET_REGISTER_OP(NAME)                                                        \
-      .describe(DOC)                                                              \
-      .set_num_inputs(2)                                                          \
-      .add_argument("lhs", "NDArray-or-Symbol", "First input.")                   \
-      .add_argument("rhs", "NDArray-or-Symbol", "Second input (same shape).")     \
-      .set_attr<FListInputNames>("FListInputNames", BinaryInputNames)             \
-      .set_attr<FInferShape>("FInferShape", ElemwiseShape)                        \
-      .set_attr<FInferType>("FInferType", ElemwiseType)                           \
-      .set_attr<FLayoutSlots>("FLayoutSlots", AllSlotsUniform)                    \
-      .set_attr<FInplaceOption>("FInplaceOption",                                 \
-                                [](const NodeAttrs&) {                            \
+#define SYMNET_REGISTER_ELEMWISE_BINARY(NAME, FUNCTOR, DOC)                                \
+  SYMNET_REGISTER_OP(NAME)                                                                 \
+      .describe(DOC)                                                                       \
+      .set_num_inputs(2)                                                                   \
+      .add_argument("lhs", "NDArray-or-Symbol", "First input.")                            \
+      .add_argument("rhs", "NDArray-or-Symbol", "Second input (same shape).")              \
+      .set_attr<FListInputNames>("FListInputNames", BinaryInputNames)                      \
+      .set_attr<FInferShape>("FInferShape", ElemwiseShape)                                 \
+      .set_attr<FInferType>("FInferType", ElemwiseType)                                    \
+      .set_attr<FLayoutSlots>("FLayoutSlots", AllSlotsUniform)                             \
+      .set_attr<FInplaceOption>("FInplaceOption",                                          \
+                                [](const NodeAttrs&) {                                     \
                                   return std::vector<std::pair<int, int>>{{0, 0}, {1, 0}}; \
-                                })                                                \
+                                })                                                         \
       .set_attr<FCompute>("FCompute<cpu>", BinaryCompute<mathf::FUNCTOR>)
 
 SYMNET_REGISTER_ELEMWISE_BINARY(elemwise_add, plus, "Adds arguments element-wise.")

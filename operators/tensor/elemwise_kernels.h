@@ -8,9 +8,9 @@
 
 #include <vector>
 
-#include "src/device/kernel_launch.h"
 #include "../math_functors.h"
 #include "../operator_common.h"
+#include "src/device/kernel_launch.h"
 
 namespace symnet {
 namespace ops {
@@ -109,9 +109,9 @@ void MulDivGradCompute(const NodeAttrs&, const OpContext&, const std::vector<TBl
   SYMNET_FLOAT_TYPE_SWITCH(out[0].dtype_, T, {
     SYMNET_REQ_SWITCH(r(req[0]), RA, {
       SYMNET_REQ_SWITCH(r(req[1]), RB, {
-        Kernel<MulDivGradKernel<RA, RB, is_div>, xpu>::Launch(
-            out[0].Size(), out[0].dptr<T>(), out[1].dptr<T>(), in[0].dptr<T>(), in[1].dptr<T>(),
-            in[2].dptr<T>());
+        Kernel<MulDivGradKernel<RA, RB, is_div>, xpu>::Launch(out[0].Size(), out[0].dptr<T>(),
+                                                              out[1].dptr<T>(), in[0].dptr<T>(),
+                                                              in[1].dptr<T>(), in[2].dptr<T>());
       });
     });
   });

@@ -10,21 +10,21 @@
 namespace symnet {
 namespace ops {
 
-#define SYMNET_REGISTER_UNARY_MATH(NAME, FWD, GRAD, GRAD_USE, DOC)                 \
-  SYMNET_REGISTER_OP(NAME)                                                         \
-      .describe(DOC)                                                               \
-      .add_argument("data", "NDArray-or-Symbol", "The input.")                     \
-      .set_attr<FInferShape>("FInferShape", ElemwiseShape)                         \
-      .set_attr<FInferType>("FInferType", ElemwiseType)                            \
-      .set_attr<FLayoutSlots>("FLayoutSlots", AllSlotsUniform)                     \
-      .set_attr<FInplaceOption>("FInplaceOption", InplaceIn0Out0)                  \
-      .set_attr<FGradient>("FGradient", GRAD_USE("_backward_" #NAME))              \
-      .set_attr<FCompute>("FCompute<cpu>", UnaryCompute<mathf::FWD>);              \
-  SYMNET_REGISTER_OP(_backward_##NAME)                                             \
-      .set_num_inputs(2)                                                           \
-      .set_attr<TIsBackward>("TIsBackward", true)                                  \
-      .set_attr<FLayoutSlots>("FLayoutSlots", AllSlotsUniform)                     \
-      .set_attr<FInplaceOption>("FInplaceOption", InplaceIn0Out0)                  \
+#define SYMNET_REGISTER_UNARY_MATH(NAME, FWD, GRAD, GRAD_USE, DOC)    \
+  SYMNET_REGISTER_OP(NAME)                                            \
+      .describe(DOC)                                                  \
+      .add_argument("data", "NDArray-or-Symbol", "The input.")        \
+      .set_attr<FInferShape>("FInferShape", ElemwiseShape)            \
+      .set_attr<FInferType>("FInferType", ElemwiseType)               \
+      .set_attr<FLayoutSlots>("FLayoutSlots", AllSlotsUniform)        \
+      .set_attr<FInplaceOption>("FInplaceOption", InplaceIn0Out0)     \
+      .set_attr<FGradient>("FGradient", GRAD_USE("_backward_" #NAME)) \
+      .set_attr<FCompute>("FCompute<cpu>", UnaryCompute<mathf::FWD>); \
+  SYMNET_REGISTER_OP(_backward_##NAME)                                \
+      .set_num_inputs(2)                                              \
+      .set_attr<TIsBackward>("TIsBackward", true)                     \
+      .set_attr<FLayoutSlots>("FLayoutSlots", AllSlotsUniform)        \
+      .set_attr<FInplaceOption>("FInplaceOption", InplaceIn0Out0)     \
       .set_attr<FCompute>("FCompute<cpu>", UnaryGradCompute<mathf::GRAD>);
 
 SYMNET_ELEMWISE_MATH_OPS(SYMNET_REGISTER_UNARY_MATH)

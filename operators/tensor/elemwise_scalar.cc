@@ -33,17 +33,17 @@ std::vector<NodeEntry> RDivGrad(const NodePtr& n, const std::vector<NodeEntry>& 
 
 }  // namespace
 
-#define SYMNET_REGISTER_SCALAR_OP(NAME, FUNCTOR, DOC, GRAD)               \
-  SYMNET_REGISTER_OP(NAME)                                                \
-      .describe(DOC)                                                      \
-      .set_attr_parser(ParamParser<ScalarParam>)                          \
-      .add_arguments(ParamDocs<ScalarParam>())                            \
-      .add_argument("data", "NDArray-or-Symbol", "The input array.")      \
-      .set_attr<FInferShape>("FInferShape", ElemwiseShape)                \
-      .set_attr<FInferType>("FInferType", ElemwiseType)                   \
-      .set_attr<FLayoutSlots>("FLayoutSlots", AllSlotsUniform)            \
-      .set_attr<FInplaceOption>("FInplaceOption", InplaceIn0Out0)         \
-      .set_attr<FGradient>("FGradient", GRAD)                             \
+#define SYMNET_REGISTER_SCALAR_OP(NAME, FUNCTOR, DOC, GRAD)          \
+  SYMNET_REGISTER_OP(NAME)                                           \
+      .describe(DOC)                                                 \
+      .set_attr_parser(ParamParser<ScalarParam>)                     \
+      .add_arguments(ParamDocs<ScalarParam>())                       \
+      .add_argument("data", "NDArray-or-Symbol", "The input array.") \
+      .set_attr<FInferShape>("FInferShape", ElemwiseShape)           \
+      .set_attr<FInferType>("FInferType", ElemwiseType)              \
+      .set_attr<FLayoutSlots>("FLayoutSlots", AllSlotsUniform)       \
+      .set_attr<FInplaceOption>("FInplaceOption", InplaceIn0Out0)    \
+      .set_attr<FGradient>("FGradient", GRAD)                        \
       .set_attr<FCompute>("FCompute<cpu>", ScalarCompute<mathf::FUNCTOR>)
 
 SYMNET_REGISTER_SCALAR_OP(_plus_scalar, plus, "y = x + scalar", PassGrad).add_alias("_PlusScalar");

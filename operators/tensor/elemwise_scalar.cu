@@ -1,7 +1,7 @@
 /*! \brief GPU kernels of the scalar ops of elemwise_scalar.h (x + s, s / x, ...). */
-#include "src/device/kernel_launch.cuh"
 #include "elemwise_kernels.h"
 #include "elemwise_scalar.h"
+#include "src/device/kernel_launch.cuh"
 
 namespace symnet {
 namespace ops {

@@ -44,17 +44,20 @@ void ScalarGradCompute(const NodeAttrs& attrs, const OpContext&, const std::vect
   SYMNET_FLOAT_TYPE_SWITCH(out[0].dtype_, T, {
     using A = AccType<T>;
     SYMNET_REQ_SWITCH(req[0], Req, {
-      Kernel<ScalarGradKernel<OP, Req>, xpu>::Launch(out[0].Size(), out[0].dptr<T>(),
-                                                     in[0].dptr<T>(), in[1].dptr<T>(),
-                                                     static_cast<A>(s));
+      Kernel<ScalarGradKernel<OP, Req>, xpu>::Launch(
+          out[0].Size(), out[0].dptr<T>(), in[0].dptr<T>(), in[1].dptr<T>(), static_cast<A>(s));
     });
   });
 }
 
 /*! \brief The ops as X(NAME, functor); expanded by elemwise_scalar.cc and elemwise_scalar.cu. */
 #define SYMNET_SCALAR_OPS(X) \
-  X(_plus_scalar, plus) X(_minus_scalar, minus) X(_rminus_scalar, rminus) \
-  X(_mul_scalar, mul) X(_div_scalar, div) X(_rdiv_scalar, rdiv)
+  X(_plus_scalar, plus)      \
+  X(_minus_scalar, minus)    \
+  X(_rminus_scalar, rminus)  \
+  X(_mul_scalar, mul)        \
+  X(_div_scalar, div)        \
+  X(_rdiv_scalar, rdiv)
 
 }  // namespace ops
 }  // namespace symnet

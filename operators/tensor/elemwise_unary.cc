@@ -1,8 +1,8 @@
 /*! \brief Copies and constants: _copy/identity, BlockGrad, zeros_like, ones_like, negative. */
 #include <cstring>
 
-#include "src/device/device_ops.h"
 #include "elemwise_kernels.h"
+#include "src/device/device_ops.h"
 
 namespace symnet {
 namespace ops {
@@ -14,7 +14,7 @@ void CopyCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlob>& i
   if (req[0] == kAddTo) {
     SYMNET_FLOAT_TYPE_SWITCH(out[0].dtype_, T, {
       Kernel<UnaryKernel<mathf::identity, kAddTo>, cpu>::Launch(out[0].Size(), out[0].dptr<T>(),
-                                                               in[0].dptr<T>());
+                                                                in[0].dptr<T>());
     });
     return;
   }

@@ -16,20 +16,20 @@ bool ReduceShape(const NodeAttrs& attrs, std::vector<Shape>* in, std::vector<Sha
 
 }  // namespace
 
-#define SYMNET_REGISTER_REDUCE(NAME, IS_MEAN, DOC)                              \
-  SYMNET_REGISTER_OP(NAME)                                                      \
-      .describe(DOC)                                                            \
-      .set_attr_parser(ParamParser<ReduceParam>)                                \
-      .add_arguments(ParamDocs<ReduceParam>())                                  \
-      .add_argument("data", "NDArray-or-Symbol", "The input.")                  \
-      .set_attr<FInferShape>("FInferShape", ReduceShape)                        \
-      .set_attr<FInferType>("FInferType", ElemwiseType)                         \
+#define SYMNET_REGISTER_REDUCE(NAME, IS_MEAN, DOC)                               \
+  SYMNET_REGISTER_OP(NAME)                                                       \
+      .describe(DOC)                                                             \
+      .set_attr_parser(ParamParser<ReduceParam>)                                 \
+      .add_arguments(ParamDocs<ReduceParam>())                                   \
+      .add_argument("data", "NDArray-or-Symbol", "The input.")                   \
+      .set_attr<FInferShape>("FInferShape", ReduceShape)                         \
+      .set_attr<FInferType>("FInferType", ElemwiseType)                          \
       .set_attr<FGradient>("FGradient", ElemwiseGradUseNone("_backward_" #NAME)) \
-      .set_attr<FCompute>("FCompute<cpu>", ReduceCompute<IS_MEAN>);             \
-  SYMNET_REGISTER_OP(_backward_##NAME)                                          \
-      .set_attr_parser(ParamParser<ReduceParam>)                                \
-      .add_arguments(ParamDocs<ReduceParam>())                                  \
-      .set_attr<TIsBackward>("TIsBackward", true)                               \
+      .set_attr<FCompute>("FCompute<cpu>", ReduceCompute<IS_MEAN>);              \
+  SYMNET_REGISTER_OP(_backward_##NAME)                                           \
+      .set_attr_parser(ParamParser<ReduceParam>)                                 \
+      .add_arguments(ParamDocs<ReduceParam>())                                   \
+      .set_attr<TIsBackward>("TIsBackward", true)                                \
       .set_attr<FCompute>("FCompute<cpu>", ReduceGradCompute<IS_MEAN>)
 
 SYMNET_REGISTER_REDUCE(sum, false, "Sum of array elements over the given axes.");

@@ -67,7 +67,8 @@ void ReduceCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<T
   });
 }
 
-/*! \brief Inputs (dy); output dx of the forward input's shape: dy broadcast (over the count for mean). */
+/*! \brief Inputs (dy); output dx of the forward input's shape: dy broadcast (over the count for
+ * mean). */
 template <bool is_mean, typename xpu = cpu>
 void ReduceGradCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>& in,
                        const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {

@@ -118,9 +118,10 @@ SYMNET_REGISTER_OP(Flatten)
     .set_attr<FInferShape>("FInferShape", FlattenShape)
     .set_attr<FInferType>("FInferType", ElemwiseType)
     .set_attr<FInplaceOption>("FInplaceOption", InplaceIn0Out0)
-    .set_attr<FGradient>("FGradient", [](const NodePtr& n, const std::vector<NodeEntry>& g) {
-      return MakeGradNode("_backward_reshape", n, {g[0]});
-    })
+    .set_attr<FGradient>("FGradient",
+                         [](const NodePtr& n, const std::vector<NodeEntry>& g) {
+                           return MakeGradNode("_backward_reshape", n, {g[0]});
+                         })
     .set_attr<FCompute>("FCompute<cpu>", CopyCompute) SYMNET_ALSO_GPU(CopyCompute);
 
 /*! \brief Gradient of any reshape: the same bytes with the forward input's shape. */

@@ -12,8 +12,8 @@ std::vector<int> TransposeAxes(const TransposeParam& p, int ndim) {
     for (int d = ndim - 1; d >= 0; --d) axes.push_back(d);
     return axes;
   }
-  SYMNET_CHECK_EQ(p.axes.ndim(), ndim) << "transpose axes " << p.axes << " must name each of the " << ndim
-                                       << " input dims once";
+  SYMNET_CHECK_EQ(p.axes.ndim(), ndim)
+      << "transpose axes " << p.axes << " must name each of the " << ndim << " input dims once";
   std::vector<bool> seen(ndim, false);
   for (int d = 0; d < ndim; ++d) {
     const int64_t a = p.axes[d] < 0 ? p.axes[d] + ndim : p.axes[d];
@@ -40,8 +40,9 @@ bool TransposeShape(const NodeAttrs& attrs, std::vector<Shape>* in, std::vector<
 }  // namespace
 
 SYMNET_REGISTER_OP(transpose)
-    .describe("Permutes the axes of the input: output dim i is input dim axes[i]; by default the "
-              "axes are reversed.")
+    .describe(
+        "Permutes the axes of the input: output dim i is input dim axes[i]; by default the "
+        "axes are reversed.")
     .set_attr_parser(ParamParser<TransposeParam>)
     .add_arguments(ParamDocs<TransposeParam>())
     .add_argument("data", "NDArray-or-Symbol", "The input.")

@@ -6,7 +6,8 @@ namespace symnet {
 namespace ops {
 
 SYMNET_REGISTER_OP(transpose).set_attr<FCompute>("FCompute<gpu>", TransposeCompute<gpu>);
-SYMNET_REGISTER_OP(_backward_transpose).set_attr<FCompute>("FCompute<gpu>", TransposeGradCompute<gpu>);
+SYMNET_REGISTER_OP(_backward_transpose)
+    .set_attr<FCompute>("FCompute<gpu>", TransposeGradCompute<gpu>);
 
 }  // namespace ops
 }  // namespace symnet

@@ -31,7 +31,8 @@ void TransposeBlob(const TBlob& in, const std::vector<int>& axes, const TBlob& o
   const BroadcastMap m = BroadcastMap::Transposed(in.shape_, axes);
   SYMNET_FLOAT_TYPE_SWITCH(in.dtype_, T, {
     SYMNET_REQ_SWITCH(req, Req, {
-      Kernel<BroadcastToShapeKernel<Req>, xpu>::Launch(out.Size(), in.dptr<T>(), out.dptr<T>(), m, AccType<T>(1));
+      Kernel<BroadcastToShapeKernel<Req>, xpu>::Launch(out.Size(), in.dptr<T>(), out.dptr<T>(), m,
+                                                       AccType<T>(1));
     });
   });
 }
@@ -39,7 +40,8 @@ void TransposeBlob(const TBlob& in, const std::vector<int>& axes, const TBlob& o
 template <typename xpu>
 void TransposeCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>& in,
                       const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
-  TransposeBlob<xpu>(in[0], TransposeAxes(Param<TransposeParam>(attrs), in[0].ndim()), out[0], req[0]);
+  TransposeBlob<xpu>(in[0], TransposeAxes(Param<TransposeParam>(attrs), in[0].ndim()), out[0],
+                     req[0]);
 }
 
 /*! \brief The gradient: dy transposed back by the inverse permutation. */

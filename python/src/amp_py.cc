@@ -8,7 +8,8 @@ namespace python {
 void InitAmp(py::module_& m) {
   m.def("amp_lists", [](const std::string& target) {
     std::map<std::string, std::string> out;
-    for (const auto& kv : amp::Lists(DTypeFromName(target))) out[kv.first] = amp::CategoryName(kv.second);
+    for (const auto& kv : amp::Lists(DTypeFromName(target)))
+      out[kv.first] = amp::CategoryName(kv.second);
     return out;
   });
   m.def("amp_conditional", [](const std::string& target) {
@@ -27,7 +28,8 @@ void InitAmp(py::module_& m) {
           o.target = DTypeFromName(target);
           o.target_dtype_ops = target_ops;
           o.fp32_ops = fp32_ops;
-          for (const auto& c : cond) o.conditional_fp32_ops.push_back({std::get<0>(c), std::get<1>(c), std::get<2>(c)});
+          for (const auto& c : cond)
+            o.conditional_fp32_ops.push_back({std::get<0>(c), std::get<1>(c), std::get<2>(c)});
           o.excluded_sym_names = excluded;
           o.data_names = data_names;
           o.cast_optional_params = cast_optional_params;

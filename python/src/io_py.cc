@@ -9,21 +9,23 @@ namespace python {
 void InitIO(py::module_& m) {
   py::class_<RecordIOFile>(m, "RecordIOFile")
       .def(py::init([](const std::string& path, const std::string& mode) {
-        SYMNET_CHECK(mode == "r" || mode == "w") << "RecordIO flag must be 'r' or 'w', not '" << mode << "'";
+        SYMNET_CHECK(mode == "r" || mode == "w")
+            << "RecordIO flag must be 'r' or 'w', not '" << mode << "'";
         return std::make_unique<RecordIOFile>(path, mode[0]);
       }))
       .def("write", [](RecordIOFile& f, const py::bytes& b) { return f.Write(std::string(b)); })
-      .def("read", [](RecordIOFile& f) -> py::object {
-        std::string rec;
-        if (!f.Read(&rec)) return py::none();
-        return py::bytes(rec);
-      })
+      .def("read",
+           [](RecordIOFile& f) -> py::object {
+             std::string rec;
+             if (!f.Read(&rec)) return py::none();
+             return py::bytes(rec);
+           })
       .def("seek", &RecordIOFile::Seek)
       .def("tell", &RecordIOFile::Tell)
       .def("reset", &RecordIOFile::Reset)
       .def("close", &RecordIOFile::Close);
-  m.def("pack_image_record", [](uint32_t flag, const std::vector<float>& labels, float label, uint64_t id,
-                                uint64_t id2, const py::bytes& payload) {
+  m.def("pack_image_record", [](uint32_t flag, const std::vector<float>& labels, float label,
+                                uint64_t id, uint64_t id2, const py::bytes& payload) {
     ImageRecordHeader h;
     h.flag = flag;
     h.label = label;
@@ -45,57 +47,90 @@ void InitIO(py::module_& m) {
         for (const auto& item : kw) {
           const std::string k = item.first.cast<std::string>();
           const py::handle v = item.second;
-          if (k == "path_imgrec") p.path_imgrec = v.cast<std::string>();
-          else if (k == "path_imgidx") p.path_imgidx = v.cast<std::string>();
-          else if (k == "data_shape") p.data_shape = ShapeFromPy(v);
-          else if (k == "batch_size") p.batch_size = v.cast<int>();
-          else if (k == "label_width") p.label_width = v.cast<int>();
-          else if (k == "shuffle") p.shuffle = v.cast<bool>();
-          else if (k == "seed") p.seed = v.cast<uint64_t>();
-          else if (k == "num_parts") p.num_parts = v.cast<int>();
-          else if (k == "part_index") p.part_index = v.cast<int>();
-          else if (k == "preprocess_threads") p.preprocess_threads = v.cast<int>();
-          else if (k == "prefetch_buffer") p.prefetch_buffer = v.cast<int>();
-          else if (k == "resize") p.resize = v.cast<int>();
-          else if (k == "rand_crop") p.rand_crop = v.cast<bool>();
-          else if (k == "random_resized_crop") p.random_resized_crop = v.cast<bool>();
-          else if (k == "min_random_area") p.min_random_area = v.cast<float>();
-          else if (k == "max_random_area") p.max_random_area = v.cast<float>();
-          else if (k == "min_aspect_ratio") p.min_aspect_ratio = v.cast<float>();
-          else if (k == "max_aspect_ratio") p.max_aspect_ratio = v.cast<float>();
-          else if (k == "rand_mirror") p.rand_mirror = v.cast<bool>();
-          else if (k == "mean_r") p.mean_r = v.cast<float>();
-          else if (k == "mean_g") p.mean_g = v.cast<float>();
-          else if (k == "mean_b") p.mean_b = v.cast<float>();
-          else if (k == "std_r") p.std_r = v.cast<float>();
-          else if (k == "std_g") p.std_g = v.cast<float>();
-          else if (k == "std_b") p.std_b = v.cast<float>();
-          else if (k == "scale") p.scale = v.cast<float>();
-          else if (k == "dtype") p.dtype = DTypeFromName(v.cast<std::string>());
-          else if (k == "round_batch") p.round_batch = v.cast<bool>();
-          else if (k == "skip_bad") p.skip_bad = v.cast<bool>();
-          else SYMNET_THROW << "ImageRecordIter: unknown argument '" << k << "'";
+          if (k == "path_imgrec")
+            p.path_imgrec = v.cast<std::string>();
+          else if (k == "path_imgidx")
+            p.path_imgidx = v.cast<std::string>();
+          else if (k == "data_shape")
+            p.data_shape = ShapeFromPy(v);
+          else if (k == "batch_size")
+            p.batch_size = v.cast<int>();
+          else if (k == "label_width")
+            p.label_width = v.cast<int>();
+          else if (k == "shuffle")
+            p.shuffle = v.cast<bool>();
+          else if (k == "seed")
+            p.seed = v.cast<uint64_t>();
+          else if (k == "num_parts")
+            p.num_parts = v.cast<int>();
+          else if (k == "part_index")
+            p.part_index = v.cast<int>();
+          else if (k == "preprocess_threads")
+            p.preprocess_threads = v.cast<int>();
+          else if (k == "prefetch_buffer")
+            p.prefetch_buffer = v.cast<int>();
+          else if (k == "resize")
+            p.resize = v.cast<int>();
+          else if (k == "rand_crop")
+            p.rand_crop = v.cast<bool>();
+          else if (k == "random_resized_crop")
+            p.random_resized_crop = v.cast<bool>();
+          else if (k == "min_random_area")
+            p.min_random_area = v.cast<float>();
+          else if (k == "max_random_area")
+            p.max_random_area = v.cast<float>();
+          else if (k == "min_aspect_ratio")
+            p.min_aspect_ratio = v.cast<float>();
+          else if (k == "max_aspect_ratio")
+            p.max_aspect_ratio = v.cast<float>();
+          else if (k == "rand_mirror")
+            p.rand_mirror = v.cast<bool>();
+          else if (k == "mean_r")
+            p.mean_r = v.cast<float>();
+          else if (k == "mean_g")
+            p.mean_g = v.cast<float>();
+          else if (k == "mean_b")
+            p.mean_b = v.cast<float>();
+          else if (k == "std_r")
+            p.std_r = v.cast<float>();
+          else if (k == "std_g")
+            p.std_g = v.cast<float>();
+          else if (k == "std_b")
+            p.std_b = v.cast<float>();
+          else if (k == "scale")
+            p.scale = v.cast<float>();
+          else if (k == "dtype")
+            p.dtype = DTypeFromName(v.cast<std::string>());
+          else if (k == "round_batch")
+            p.round_batch = v.cast<bool>();
+          else if (k == "skip_bad")
+            p.skip_bad = v.cast<bool>();
+          else
+            SYMNET_THROW << "ImageRecordIter: unknown argument '" << k << "'";
         }
         return std::make_unique<ImageRecordIter>(p);
       }))
-      .def("next", [](ImageRecordIter& it) -> py::object {
-        ImageBatch b;
-        bool ok;
-        {
-          py::gil_scoped_release release;
-          ok = it.Next(&b);
-        }
-        if (!ok) return py::none();
-        return py::make_tuple(b.data, b.label, b.pad, b.ids);
-      })
-      .def("reset", [](ImageRecordIter& it) {
-        py::gil_scoped_release release;
-        it.Reset();
-      })
-      .def("set_epoch", [](ImageRecordIter& it, int e) {
-        py::gil_scoped_release release;
-        it.SetEpoch(e);
-      })
+      .def("next",
+           [](ImageRecordIter& it) -> py::object {
+             ImageBatch b;
+             bool ok;
+             {
+               py::gil_scoped_release release;
+               ok = it.Next(&b);
+             }
+             if (!ok) return py::none();
+             return py::make_tuple(b.data, b.label, b.pad, b.ids);
+           })
+      .def("reset",
+           [](ImageRecordIter& it) {
+             py::gil_scoped_release release;
+             it.Reset();
+           })
+      .def("set_epoch",
+           [](ImageRecordIter& it, int e) {
+             py::gil_scoped_release release;
+             it.SetEpoch(e);
+           })
       .def("num_records", &ImageRecordIter::num_records)
       .def("num_skipped", &ImageRecordIter::num_skipped);
 }

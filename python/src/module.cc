@@ -39,8 +39,10 @@ void InitRegistry(py::module_& m) {
     d["name"] = op->name;
     d["description"] = op->description;
     py::list params, inputs;
-    for (const auto& p : op->params) params.append(py::make_tuple(p.name, p.type_info, p.description));
-    for (const auto& p : op->inputs) inputs.append(py::make_tuple(p.name, p.type_info, p.description));
+    for (const auto& p : op->params)
+      params.append(py::make_tuple(p.name, p.type_info, p.description));
+    for (const auto& p : op->inputs)
+      inputs.append(py::make_tuple(p.name, p.type_info, p.description));
     d["params"] = params;
     d["inputs"] = inputs;
     d["key_var_num_args"] = op->key_var_num_args;
@@ -49,13 +51,14 @@ void InitRegistry(py::module_& m) {
     d["has_gradient"] = op->has_attr("FGradient");
     return d;
   });
-  m.def("invoke",
-        [](const std::string& op, const std::map<std::string, std::string>& params,
-           const std::vector<NDArray>& inputs, const std::vector<NDArray>& outputs) {
-          py::gil_scoped_release release;
-          return Invoke(op, params, inputs, outputs);
-        },
-        py::arg("op"), py::arg("params"), py::arg("inputs"), py::arg("outputs"));
+  m.def(
+      "invoke",
+      [](const std::string& op, const std::map<std::string, std::string>& params,
+         const std::vector<NDArray>& inputs, const std::vector<NDArray>& outputs) {
+        py::gil_scoped_release release;
+        return Invoke(op, params, inputs, outputs);
+      },
+      py::arg("op"), py::arg("params"), py::arg("inputs"), py::arg("outputs"));
   m.def("features", &Features);
   m.def("num_gpus", &NumGPUs);
   // (dtype name, one-line reason): AMP's "auto" choice for a device kind ("cpu"/"gpu")
@@ -67,7 +70,8 @@ void InitRegistry(py::module_& m) {
   // (native?, reason when not) for float16/bfloat16 on a device kind
   m.def("native_low_precision", [](const std::string& kind, const std::string& dtype) {
     std::string why;
-    const bool ok = NativeLowPrecision(kind == "gpu" ? Device::GPU() : Device::CPU(), DTypeFromName(dtype), &why);
+    const bool ok = NativeLowPrecision(kind == "gpu" ? Device::GPU() : Device::CPU(),
+                                       DTypeFromName(dtype), &why);
     return py::make_tuple(ok, why);
   });
   m.def("gpu_memory_info", [](int dev) {
@@ -83,28 +87,35 @@ void InitRegistry(py::module_& m) {
     d["peak"] = s.peak;
     return d;
   });
-  m.def("synchronize", [](int dev) { if (NumGPUs() > dev) cuda::Synchronize(dev); },
-        py::call_guard<py::gil_scoped_release>());
+  m.def(
+      "synchronize",
+      [](int dev) {
+        if (NumGPUs() > dev) cuda::Synchronize(dev);
+      },
+      py::call_guard<py::gil_scoped_release>());
   m.def("built_with_cuda", &BuiltWithCUDA);
   m.def("cuda_self_test", [](int dev) {
     std::string why;
     const bool ok = cuda::SelfTest(dev, &why);
     return py::make_tuple(ok, why);
   });
-  m.def("resnet_cpp", [](int layers, const std::string& version, int classes, const py::object& shape,
-                         double mom, bool zero_gamma, double label_smoothing, bool channels_last) {
-    models::ResNetOptions o;
-    o.num_layers = layers;
-    o.version = version;
-    o.num_classes = classes;
-    o.image_shape = ShapeFromPy(shape);
-    o.bn_momentum = mom;
-    o.zero_init_last_gamma = zero_gamma;
-    o.label_smoothing = label_smoothing;
-    o.channels_last = channels_last;
-    return models::ResNet(o);
-  }, py::arg("layers"), py::arg("version"), py::arg("classes"), py::arg("shape"), py::arg("mom"),
-     py::arg("zero_gamma"), py::arg("label_smoothing") = 0.0, py::arg("channels_last") = false);
+  m.def(
+      "resnet_cpp",
+      [](int layers, const std::string& version, int classes, const py::object& shape, double mom,
+         bool zero_gamma, double label_smoothing, bool channels_last) {
+        models::ResNetOptions o;
+        o.num_layers = layers;
+        o.version = version;
+        o.num_classes = classes;
+        o.image_shape = ShapeFromPy(shape);
+        o.bn_momentum = mom;
+        o.zero_init_last_gamma = zero_gamma;
+        o.label_smoothing = label_smoothing;
+        o.channels_last = channels_last;
+        return models::ResNet(o);
+      },
+      py::arg("layers"), py::arg("version"), py::arg("classes"), py::arg("shape"), py::arg("mom"),
+      py::arg("zero_gamma"), py::arg("label_smoothing") = 0.0, py::arg("channels_last") = false);
   m.def("cifar_resnet_cpp", &models::CifarResNet);
   m.def("random_seed", [](uint64_t seed) { SeedRandom(seed); });
   m.def("name_reset", &NameManager::Reset);
@@ -117,7 +128,8 @@ void InitRegistry(py::module_& m) {
 PYBIND11_MODULE(_core, m) {
   using namespace symnet::python;  // NOLINT
   m.doc() = "symnet's C++ core";
-  // MXNetError subclasses RuntimeError; symnet::Error (a dmlc::Error) and dmlc's own errors map to it
+  // MXNetError subclasses RuntimeError; symnet::Error (a dmlc::Error) and dmlc's own errors map to
+  // it
   static PyObject* error_type =
       PyErr_NewException("symnet._core.MXNetError", PyExc_RuntimeError, nullptr);
   m.add_object("MXNetError", py::handle(error_type));

@@ -36,9 +36,8 @@ py::array AsNumpy(const NDArray& a) {
 
 void CopyFromNumpy(NDArray* dst, const py::array& src) {
   py::array c = py::array::ensure(src, py::array::c_style);
-  SYMNET_CHECK(c.size() == dst->Size())
-      << "cannot copy a numpy array of " << c.size() << " elements into an NDArray of shape "
-      << dst->shape();
+  SYMNET_CHECK(c.size() == dst->Size()) << "cannot copy a numpy array of " << c.size()
+                                        << " elements into an NDArray of shape " << dst->shape();
   dst->CopyFromBuffer(c.data(), DTypeFromNumpy(c.dtype()));
 }
 
@@ -47,14 +46,16 @@ void CopyFromNumpy(NDArray* dst, const py::array& src) {
 void InitNDArray(py::module_& m) {
   py::class_<NDArray>(m, "NDArray")
       .def_property_readonly("shape", [](const NDArray& a) { return ShapeToPy(a.shape()); })
-      .def_property_readonly("dtype", [](const NDArray& a) { return std::string(DTypeName(a.dtype())); })
+      .def_property_readonly("dtype",
+                             [](const NDArray& a) { return std::string(DTypeName(a.dtype())); })
       .def_property_readonly("size", [](const NDArray& a) { return a.Size(); })
-      .def_property_readonly("device", [](const NDArray& a) {
-        return py::make_tuple(static_cast<int>(a.device().type), a.device().id);
-      })
-      .def_property_readonly("data_ptr", [](const NDArray& a) {
-        return reinterpret_cast<uintptr_t>(a.dptr());
-      })
+      .def_property_readonly("device",
+                             [](const NDArray& a) {
+                               return py::make_tuple(static_cast<int>(a.device().type),
+                                                     a.device().id);
+                             })
+      .def_property_readonly("data_ptr",
+                             [](const NDArray& a) { return reinterpret_cast<uintptr_t>(a.dptr()); })
       .def("is_none", &NDArray::is_none)
       .def("asnumpy", &AsNumpy)
       .def("copy_from_numpy", &CopyFromNumpy)
@@ -62,8 +63,10 @@ void InitNDArray(py::module_& m) {
       .def("fill", &NDArray::Fill)
       .def("copy", &NDArray::Copy)
       .def("wait_to_read", &NDArray::WaitToRead, py::call_guard<py::gil_scoped_release>())
-      .def("astype", [](const NDArray& a, const std::string& t) { return a.AsType(DTypeFromName(t)); })
-      .def("reshape", [](const NDArray& a, const py::object& s) { return a.Reshape(ShapeFromPy(s)); })
+      .def("astype",
+           [](const NDArray& a, const std::string& t) { return a.AsType(DTypeFromName(t)); })
+      .def("reshape",
+           [](const NDArray& a, const py::object& s) { return a.Reshape(ShapeFromPy(s)); })
       .def("slice", &NDArray::Slice)
       .def("at", &NDArray::At);
 
@@ -86,16 +89,18 @@ void InitNDArray(py::module_& m) {
     LoadNDArrays(path, &arrays, &names);
     return py::make_tuple(arrays, names);
   });
-  m.def("save_ndarrays_bytes", [](const std::vector<NDArray>& arrays, const std::vector<std::string>& names) {
-    return py::bytes(SaveNDArrayList(arrays, names));
-  });
+  m.def("save_ndarrays_bytes",
+        [](const std::vector<NDArray>& arrays, const std::vector<std::string>& names) {
+          return py::bytes(SaveNDArrayList(arrays, names));
+        });
   m.def("load_ndarrays_bytes", [](const py::bytes& data) {
     std::vector<NDArray> arrays;
     std::vector<std::string> names;
     LoadNDArrayList(std::string(data), &arrays, &names, "bytes");
     return py::make_tuple(arrays, names);
   });
-  m.def("dtype_from_numpy", [](const py::dtype& dt) { return std::string(DTypeName(DTypeFromNumpy(dt))); });
+  m.def("dtype_from_numpy",
+        [](const py::dtype& dt) { return std::string(DTypeName(DTypeFromNumpy(dt))); });
 }
 
 }  // namespace python

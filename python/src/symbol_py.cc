@@ -49,13 +49,14 @@ void InitSymbol(py::module_& m) {
       .def("output", [](const Symbol& s, size_t i) { return s[i]; })
       .def("output_by_name", [](const Symbol& s, const std::string& n) { return s[n]; })
       .def("name", &Symbol::name)
-      .def("is_variable", [](const Symbol& s) {
-        return s.outputs.size() == 1 && s.outputs[0].node->is_variable();
-      })
-      .def("op_name", [](const Symbol& s) -> std::string {
-        if (s.outputs.size() != 1 || s.outputs[0].node->is_variable()) return "null";
-        return s.outputs[0].node->op()->name;
-      })
+      .def(
+          "is_variable",
+          [](const Symbol& s) { return s.outputs.size() == 1 && s.outputs[0].node->is_variable(); })
+      .def("op_name",
+           [](const Symbol& s) -> std::string {
+             if (s.outputs.size() != 1 || s.outputs[0].node->is_variable()) return "null";
+             return s.outputs[0].node->op()->name;
+           })
       .def("attr", &Symbol::Attr)
       .def("set_attr", &Symbol::SetAttr)
       .def("attr_dict", &Symbol::AttrDict)

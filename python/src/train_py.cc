@@ -29,7 +29,8 @@ py::dict StatesToPy(const train::OptimizerStates& st) {
 void InitTrain(py::module_& m) {
   using train::LossScaler;
   py::class_<LossScaler>(m, "LossScaler")
-      .def(py::init([](double scale, double factor, int64_t window, double min_scale, double max_scale, bool dynamic) {
+      .def(py::init([](double scale, double factor, int64_t window, double min_scale,
+                       double max_scale, bool dynamic) {
              LossScaler s;
              s.scale = scale;
              s.factor = factor;
@@ -40,8 +41,8 @@ void InitTrain(py::module_& m) {
              s.Validate();
              return s;
            }),
-           py::arg("scale"), py::arg("factor"), py::arg("window"), py::arg("min_scale"), py::arg("max_scale"),
-           py::arg("dynamic"))
+           py::arg("scale"), py::arg("factor"), py::arg("window"), py::arg("min_scale"),
+           py::arg("max_scale"), py::arg("dynamic"))
       .def_readonly("scale", &LossScaler::scale)
       .def_readonly("factor", &LossScaler::factor)
       .def_readonly("window", &LossScaler::window)
@@ -51,39 +52,43 @@ void InitTrain(py::module_& m) {
       .def_readonly("clean_steps", &LossScaler::clean_steps)
       .def_readonly("num_overflows", &LossScaler::num_overflows)
       .def("update", &LossScaler::Update, py::arg("overflow"))
-      .def_static("has_overflow", [](const std::vector<NDArray>& grads) {
-        py::gil_scoped_release release;
-        return LossScaler::HasOverflow(grads);
-      })
-      .def("check_step", [](LossScaler& s, const std::vector<NDArray>& grads) {
-        py::gil_scoped_release release;
-        return s.CheckStep(grads);
-      })
+      .def_static("has_overflow",
+                  [](const std::vector<NDArray>& grads) {
+                    py::gil_scoped_release release;
+                    return LossScaler::HasOverflow(grads);
+                  })
+      .def("check_step",
+           [](LossScaler& s, const std::vector<NDArray>& grads) {
+             py::gil_scoped_release release;
+             return s.CheckStep(grads);
+           })
       .def("to_json", &LossScaler::ToJson)
       .def("from_json", &LossScaler::FromJson);
 
-  m.def("save_optimizer_states",
-        [](const std::string& path, int64_t num_update, const std::map<int64_t, int64_t>& counts,
-           const py::dict& states, const py::object& scaler) {
-          train::OptimizerStates st;
-          st.num_update = num_update;
-          st.index_update_count = counts;
-          for (const auto& kv : states) {
-            const auto entry = kv.second.cast<py::tuple>();
-            auto& e = st.states[kv.first.cast<int64_t>()];
-            for (const auto& part : entry[0].cast<py::list>())
-              e.parts.push_back(part.is_none() ? NDArray() : part.cast<NDArray>());
-            e.is_tuple = entry[1].cast<bool>();
-          }
-          if (!scaler.is_none()) {
-            st.has_loss_scaler = true;
-            st.loss_scaler = scaler.cast<LossScaler>();
-          }
-          train::SaveOptimizerStates(path, st);
-        },
-        py::arg("path"), py::arg("num_update"), py::arg("index_update_count"), py::arg("states"),
-        py::arg("loss_scaler"));
-  m.def("load_optimizer_states", [](const std::string& path) { return StatesToPy(train::LoadOptimizerStates(path)); });
+  m.def(
+      "save_optimizer_states",
+      [](const std::string& path, int64_t num_update, const std::map<int64_t, int64_t>& counts,
+         const py::dict& states, const py::object& scaler) {
+        train::OptimizerStates st;
+        st.num_update = num_update;
+        st.index_update_count = counts;
+        for (const auto& kv : states) {
+          const auto entry = kv.second.cast<py::tuple>();
+          auto& e = st.states[kv.first.cast<int64_t>()];
+          for (const auto& part : entry[0].cast<py::list>())
+            e.parts.push_back(part.is_none() ? NDArray() : part.cast<NDArray>());
+          e.is_tuple = entry[1].cast<bool>();
+        }
+        if (!scaler.is_none()) {
+          st.has_loss_scaler = true;
+          st.loss_scaler = scaler.cast<LossScaler>();
+        }
+        train::SaveOptimizerStates(path, st);
+      },
+      py::arg("path"), py::arg("num_update"), py::arg("index_update_count"), py::arg("states"),
+      py::arg("loss_scaler"));
+  m.def("load_optimizer_states",
+        [](const std::string& path) { return StatesToPy(train::LoadOptimizerStates(path)); });
 }
 
 }  // namespace python

@@ -8,31 +8,51 @@ namespace symnet {
 
 size_t DTypeSize(DType t) {
   switch (t) {
-    case DType::kFloat32: return 4;
-    case DType::kFloat64: return 8;
-    case DType::kFloat16: return 2;
-    case DType::kBFloat16: return 2;
-    case DType::kUint8: return 1;
-    case DType::kInt8: return 1;
-    case DType::kInt32: return 4;
-    case DType::kInt64: return 8;
-    case DType::kBool: return 1;
-    default: return 0;
+    case DType::kFloat32:
+      return 4;
+    case DType::kFloat64:
+      return 8;
+    case DType::kFloat16:
+      return 2;
+    case DType::kBFloat16:
+      return 2;
+    case DType::kUint8:
+      return 1;
+    case DType::kInt8:
+      return 1;
+    case DType::kInt32:
+      return 4;
+    case DType::kInt64:
+      return 8;
+    case DType::kBool:
+      return 1;
+    default:
+      return 0;
   }
 }
 
 const char* DTypeName(DType t) {
   switch (t) {
-    case DType::kFloat32: return "float32";
-    case DType::kFloat64: return "float64";
-    case DType::kFloat16: return "float16";
-    case DType::kBFloat16: return "bfloat16";
-    case DType::kUint8: return "uint8";
-    case DType::kInt8: return "int8";
-    case DType::kInt32: return "int32";
-    case DType::kInt64: return "int64";
-    case DType::kBool: return "bool";
-    case DType::kUnknown: return "unknown";
+    case DType::kFloat32:
+      return "float32";
+    case DType::kFloat64:
+      return "float64";
+    case DType::kFloat16:
+      return "float16";
+    case DType::kBFloat16:
+      return "bfloat16";
+    case DType::kUint8:
+      return "uint8";
+    case DType::kInt8:
+      return "int8";
+    case DType::kInt32:
+      return "int32";
+    case DType::kInt64:
+      return "int64";
+    case DType::kBool:
+      return "bool";
+    case DType::kUnknown:
+      return "unknown";
   }
   return "invalid";
 }
@@ -40,9 +60,9 @@ const char* DTypeName(DType t) {
 bool IsValidDTypeFlag(int v) { return (v >= 0 && v <= 7) || v == 12; }
 
 DType DTypeFromName(const std::string& name) {
-  static const DType kAll[] = {DType::kFloat32, DType::kFloat64, DType::kFloat16,
+  static const DType kAll[] = {DType::kFloat32,  DType::kFloat64, DType::kFloat16,
                                DType::kBFloat16, DType::kUint8,   DType::kInt8,
-                               DType::kInt32,   DType::kInt64,   DType::kBool};
+                               DType::kInt32,    DType::kInt64,   DType::kBool};
   for (DType t : kAll)
     if (name == DTypeName(t)) return t;
   if (name == "float") return DType::kFloat32;
@@ -82,9 +102,8 @@ void ConvertElements(const void* src, DType src_type, void* dst, DType dst_type,
     return;
   }
   SYMNET_TYPE_SWITCH(src_type, S, {
-    SYMNET_TYPE_SWITCH(dst_type, D, {
-      ConvertTyped(static_cast<const S*>(src), static_cast<D*>(dst), n);
-    });
+    SYMNET_TYPE_SWITCH(dst_type, D,
+                       { ConvertTyped(static_cast<const S*>(src), static_cast<D*>(dst), n); });
   });
 }
 

@@ -44,7 +44,8 @@ Shape Shape::FromString(const std::string& text) {
     while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
   };
   auto fail = [&]() -> Shape {
-    SYMNET_THROW << "cannot parse '" << text << "' as a shape; expected a tuple like (3, 3) or [3, 3]";
+    SYMNET_THROW << "cannot parse '" << text
+                 << "' as a shape; expected a tuple like (3, 3) or [3, 3]";
   };
   skip();
   if (text.compare(i, 4, "None") == 0) {

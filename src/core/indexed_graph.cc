@@ -1,9 +1,8 @@
 /*! \brief Builds the IndexedGraph arrays. */
-#include "symnet/graph.h"
-
 #include <algorithm>
 #include <unordered_set>
 
+#include "symnet/graph.h"
 #include "symnet/op_attr_types.h"
 
 namespace symnet {
@@ -22,7 +21,8 @@ IndexedGraph::IndexedGraph(const std::vector<NodeEntry>& outputs) {
     if (!n->is_variable()) {
       if (auto* fmut = n->op()->attr<FMutateInputs>("FMutateInputs")) {
         for (uint32_t i : (*fmut)(n->attrs)) {
-          SYMNET_CHECK_LT(i, info.inputs.size()) << "op " << n->op()->name << " mutates input " << i;
+          SYMNET_CHECK_LT(i, info.inputs.size())
+              << "op " << n->op()->name << " mutates input " << i;
           mutated.insert(info.inputs[i].node_id);
         }
       }

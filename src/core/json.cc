@@ -18,12 +18,18 @@ const Value* Value::Find(const std::string& key) const {
 
 const char* KindName(Value::Kind k) {
   switch (k) {
-    case Value::kNull: return "null";
-    case Value::kBool: return "bool";
-    case Value::kNumber: return "number";
-    case Value::kString: return "string";
-    case Value::kArray: return "array";
-    case Value::kObject: return "object";
+    case Value::kNull:
+      return "null";
+    case Value::kBool:
+      return "bool";
+    case Value::kNumber:
+      return "number";
+    case Value::kString:
+      return "string";
+    case Value::kArray:
+      return "array";
+    case Value::kObject:
+      return "object";
   }
   return "?";
 }
@@ -158,17 +164,34 @@ class Parser {
       if (pos_ >= text_.size()) Fail("unterminated escape");
       const char e = text_[pos_++];
       switch (e) {
-        case '"': out += '"'; break;
-        case '\\': out += '\\'; break;
-        case '/': out += '/'; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'n': out += '\n'; break;
-        case 'r': out += '\r'; break;
-        case 't': out += '\t'; break;
+        case '"':
+          out += '"';
+          break;
+        case '\\':
+          out += '\\';
+          break;
+        case '/':
+          out += '/';
+          break;
+        case 'b':
+          out += '\b';
+          break;
+        case 'f':
+          out += '\f';
+          break;
+        case 'n':
+          out += '\n';
+          break;
+        case 'r':
+          out += '\r';
+          break;
+        case 't':
+          out += '\t';
+          break;
         case 'u': {
           if (pos_ + 4 > text_.size()) Fail("short \\u escape");
-          const unsigned cp = static_cast<unsigned>(std::strtoul(text_.substr(pos_, 4).c_str(), nullptr, 16));
+          const unsigned cp =
+              static_cast<unsigned>(std::strtoul(text_.substr(pos_, 4).c_str(), nullptr, 16));
           pos_ += 4;
           // UTF-8 encode (surrogate pairs are not expected in symbol files)
           if (cp < 0x80) {
@@ -183,7 +206,8 @@ class Parser {
           }
           break;
         }
-        default: Fail(std::string("unknown escape \\") + e);
+        default:
+          Fail(std::string("unknown escape \\") + e);
       }
     }
   }
@@ -196,11 +220,21 @@ void WriteString(const std::string& s, std::string* out) {
   *out += '"';
   for (char c : s) {
     switch (c) {
-      case '"': *out += "\\\""; break;
-      case '\\': *out += "\\\\"; break;
-      case '\n': *out += "\\n"; break;
-      case '\t': *out += "\\t"; break;
-      case '\r': *out += "\\r"; break;
+      case '"':
+        *out += "\\\"";
+        break;
+      case '\\':
+        *out += "\\\\";
+        break;
+      case '\n':
+        *out += "\\n";
+        break;
+      case '\t':
+        *out += "\\t";
+        break;
+      case '\r':
+        *out += "\\r";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           char buf[8];
@@ -223,8 +257,12 @@ bool IsFlat(const Value& v) {
 void WriteValue(const Value& v, int indent, std::string* out) {
   const std::string pad(indent * 2, ' '), pad_in((indent + 1) * 2, ' ');
   switch (v.kind) {
-    case Value::kNull: *out += "null"; break;
-    case Value::kBool: *out += v.boolean ? "true" : "false"; break;
+    case Value::kNull:
+      *out += "null";
+      break;
+    case Value::kBool:
+      *out += v.boolean ? "true" : "false";
+      break;
     case Value::kNumber: {
       char buf[32];
       if (std::floor(v.number) == v.number && std::fabs(v.number) < 1e15) {
@@ -235,7 +273,9 @@ void WriteValue(const Value& v, int indent, std::string* out) {
       *out += buf;
       break;
     }
-    case Value::kString: WriteString(v.str, out); break;
+    case Value::kString:
+      WriteString(v.str, out);
+      break;
     case Value::kArray:
       if (v.array.empty()) {
         *out += "[]";

@@ -17,7 +17,8 @@ NodePtr Node::Variable(const std::string& name) {
 
 namespace {
 bool IsUserAttr(const std::string& key) {
-  return key.size() > 4 && key.compare(0, 2, "__") == 0 && key.compare(key.size() - 2, 2, "__") == 0;
+  return key.size() > 4 && key.compare(0, 2, "__") == 0 &&
+         key.compare(key.size() - 2, 2, "__") == 0;
 }
 
 std::string AcceptedParams(const Op* op) {
@@ -36,8 +37,8 @@ void ParseNodeAttrs(NodeAttrs* attrs) {
     if (IsUserAttr(kv.first)) continue;
     bool known = false;
     for (const auto& p : op->params) known = known || p.name == kv.first;
-    SYMNET_CHECK(known) << where << ": unknown attribute '" << kv.first << "'; accepted: "
-                        << AcceptedParams(op);
+    SYMNET_CHECK(known) << where << ": unknown attribute '" << kv.first
+                        << "'; accepted: " << AcceptedParams(op);
   }
   if (!op->attr_parser) return;
   try {
@@ -90,7 +91,8 @@ std::vector<std::string> InputNames(const Node& n) {
   const uint32_t num = n.num_inputs();
   if (auto* f = n.op()->attr<FListInputNames>("FListInputNames")) {
     auto names = (*f)(n.attrs);
-    SYMNET_CHECK_EQ(names.size(), num) << "op " << n.op()->name << " lists a wrong number of inputs";
+    SYMNET_CHECK_EQ(names.size(), num)
+        << "op " << n.op()->name << " lists a wrong number of inputs";
     return names;
   }
   if (num == 1 && n.op()->key_var_num_args.empty()) return {"data"};

@@ -6,9 +6,9 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "symbol_util.h"
 #include "symnet/graph.h"
 #include "symnet/op_attr_types.h"
-#include "symbol_util.h"
 
 namespace symnet {
 
@@ -16,12 +16,11 @@ namespace symnet {
 // helpers shared with the other symbol_*.cc files
 
 bool IsDunderKey(const std::string& key) {
-  return key.size() > 4 && key.compare(0, 2, "__") == 0 && key.compare(key.size() - 2, 2, "__") == 0;
+  return key.size() > 4 && key.compare(0, 2, "__") == 0 &&
+         key.compare(key.size() - 2, 2, "__") == 0;
 }
 
-std::string DunderKey(const std::string& key) {
-  return IsDunderKey(key) ? key : "__" + key + "__";
-}
+std::string DunderKey(const std::string& key) { return IsDunderKey(key) ? key : "__" + key + "__"; }
 
 std::string FormatScalar(double v) {
   char buf[64];
@@ -89,7 +88,8 @@ Symbol Symbol::Variable(const std::string& name, const Shape& shape) {
 }
 
 Symbol Symbol::Create(const std::string& op_name, const std::string& name, const AttrMap& params,
-                      const std::vector<Symbol>& args, const std::map<std::string, Symbol>& kwargs) {
+                      const std::vector<Symbol>& args,
+                      const std::map<std::string, Symbol>& kwargs) {
   const Op* op = Op::Get(op_name);
   AttrMap dict = params;
   if (!op->key_var_num_args.empty() && !dict.count(op->key_var_num_args)) {
@@ -133,7 +133,8 @@ Symbol Symbol::Create(const std::string& op_name, const std::string& name, const
   if (auto* f = op->attr<FInputVarAttrs>("FInputVarAttrs")) {
     for (uint32_t i = 0; i < num_in; ++i) {
       if (!inputs[i].node->is_variable()) continue;
-      for (const auto& kv : (*f)(n->attrs, i)) inputs[i].node->attrs.dict.emplace(kv.first, kv.second);
+      for (const auto& kv : (*f)(n->attrs, i))
+        inputs[i].node->attrs.dict.emplace(kv.first, kv.second);
     }
   }
   n->inputs = std::move(inputs);
@@ -145,7 +146,8 @@ Symbol Symbol::Create(const std::string& op_name, const std::string& name, const
 
 Symbol Symbol::Group(const std::vector<Symbol>& symbols) {
   Symbol g;
-  for (const auto& s : symbols) g.outputs.insert(g.outputs.end(), s.outputs.begin(), s.outputs.end());
+  for (const auto& s : symbols)
+    g.outputs.insert(g.outputs.end(), s.outputs.begin(), s.outputs.end());
   return g;
 }
 
@@ -248,12 +250,14 @@ Symbol Symbol::Copy() const {
   DFSVisit(outputs, [&](const NodePtr& n) {
     NodePtr c = Node::Create();
     c->attrs = n->attrs;
-    for (const auto& e : n->inputs) c->inputs.push_back(NodeEntry{map.at(e.node.get()), e.index, e.version});
+    for (const auto& e : n->inputs)
+      c->inputs.push_back(NodeEntry{map.at(e.node.get()), e.index, e.version});
     for (const auto& d : n->control_deps) c->control_deps.push_back(map.at(d.get()));
     map[n.get()] = c;
   });
   Symbol s;
-  for (const auto& e : outputs) s.outputs.push_back(NodeEntry{map.at(e.node.get()), e.index, e.version});
+  for (const auto& e : outputs)
+    s.outputs.push_back(NodeEntry{map.at(e.node.get()), e.index, e.version});
   return s;
 }
 

@@ -13,7 +13,8 @@ namespace symnet {
 
 namespace {
 
-/*! \brief The version symnet stamps into files: MXNet 1.9.1's, so MXNet 1.x reads them as its own. */
+/*! \brief The version symnet stamps into files: MXNet 1.9.1's, so MXNet 1.x reads them as its own.
+ */
 constexpr int kMXNetVersion = 10901;
 
 json::Value EntryJSON(uint32_t nid, uint32_t index, uint32_t version) {
@@ -108,7 +109,8 @@ std::string Symbol::ToJSON() const {
     jn.Set("inputs", inputs);
     if (!n.control_deps.empty()) {
       json::Value deps = json::Value::Array();
-      for (const auto& d : n.control_deps) deps.array.push_back(json::Value::Number(ids.at(d.get())));
+      for (const auto& d : n.control_deps)
+        deps.array.push_back(json::Value::Number(ids.at(d.get())));
       jn.Set("control_deps", deps);
     }
     nodes.array.push_back(jn);
@@ -164,7 +166,8 @@ Symbol Symbol::FromJSON(const std::string& text) {
         const NodePtr& sn = nodes[static_cast<size_t>(src)];
         if (idx < 0 || idx >= sn->num_outputs() || idx != static_cast<int64_t>(idx))
           BadFile(here + ": input refers to output " + FormatScalar(idx) + " of node '" +
-                  sn->attrs.name + "', which has " + std::to_string(sn->num_outputs()) + " outputs");
+                  sn->attrs.name + "', which has " + std::to_string(sn->num_outputs()) +
+                  " outputs");
         inputs.push_back(NodeEntry{sn, static_cast<uint32_t>(idx), 0});
       }
     }

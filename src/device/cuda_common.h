@@ -18,26 +18,25 @@
 #include "device_ops.h"
 #include "symnet/base.h"
 
-#define SYMNET_CUDA_CALL(expr)                                                           \
-  do {                                                                                   \
-    const cudaError_t symnet_e_ = (expr);                                                \
-    SYMNET_CHECK(symnet_e_ == cudaSuccess)                                               \
-        << #expr << " failed: " << cudaGetErrorName(symnet_e_) << " ("                   \
-        << cudaGetErrorString(symnet_e_) << ")";                                         \
+#define SYMNET_CUDA_CALL(expr)                                                                    \
+  do {                                                                                            \
+    const cudaError_t symnet_e_ = (expr);                                                         \
+    SYMNET_CHECK(symnet_e_ == cudaSuccess) << #expr << " failed: " << cudaGetErrorName(symnet_e_) \
+                                           << " (" << cudaGetErrorString(symnet_e_) << ")";       \
   } while (0)
 
-#define SYMNET_CUBLAS_CALL(expr)                                                         \
-  do {                                                                                   \
-    const cublasStatus_t symnet_s_ = (expr);                                             \
-    SYMNET_CHECK(symnet_s_ == CUBLAS_STATUS_SUCCESS)                                     \
-        << #expr << " failed: " << cublasGetStatusString(symnet_s_);                     \
+#define SYMNET_CUBLAS_CALL(expr)                                     \
+  do {                                                               \
+    const cublasStatus_t symnet_s_ = (expr);                         \
+    SYMNET_CHECK(symnet_s_ == CUBLAS_STATUS_SUCCESS)                 \
+        << #expr << " failed: " << cublasGetStatusString(symnet_s_); \
   } while (0)
 
-#define SYMNET_CUDNN_CALL(expr)                                                          \
-  do {                                                                                   \
-    const cudnnStatus_t symnet_s_ = (expr);                                              \
-    SYMNET_CHECK(symnet_s_ == CUDNN_STATUS_SUCCESS)                                      \
-        << #expr << " failed: " << cudnnGetErrorString(symnet_s_);                       \
+#define SYMNET_CUDNN_CALL(expr)                                    \
+  do {                                                             \
+    const cudnnStatus_t symnet_s_ = (expr);                        \
+    SYMNET_CHECK(symnet_s_ == CUDNN_STATUS_SUCCESS)                \
+        << #expr << " failed: " << cudnnGetErrorString(symnet_s_); \
   } while (0)
 
 namespace symnet {
@@ -46,17 +45,17 @@ namespace cuda {
 /*! \brief One GPU's resources, created on first use and kept for the process. */
 struct DeviceResources {
   int id = 0;
-  cudaStream_t stream = nullptr;     // every kernel, copy and library call of this device
-  cublasHandle_t blas = nullptr;     // bound to `stream`, tensor-op math allowed
+  cudaStream_t stream = nullptr;  // every kernel, copy and library call of this device
+  cublasHandle_t blas = nullptr;  // bound to `stream`, tensor-op math allowed
   cublasLtHandle_t blas_lt = nullptr;
-  cudnnHandle_t dnn = nullptr;       // bound to `stream`
-  void* workspace = nullptr;         // library scratch space, grown on demand
+  cudnnHandle_t dnn = nullptr;  // bound to `stream`
+  void* workspace = nullptr;    // library scratch space, grown on demand
   size_t workspace_bytes = 0;
-  void* layout_scratch = nullptr;    // operands copied into another memory order (LayoutScratch)
+  void* layout_scratch = nullptr;  // operands copied into another memory order (LayoutScratch)
   size_t layout_scratch_bytes = 0;
-  void* staging = nullptr;           // pinned host memory for host <-> device copies
+  void* staging = nullptr;  // pinned host memory for host <-> device copies
   size_t staging_bytes = 0;
-  std::mutex staging_mutex;          // host threads copying to this device take turns
+  std::mutex staging_mutex;  // host threads copying to this device take turns
   /*! \brief Bumped whenever device scratch memory (workspace, ones vectors) is replaced: CUDA
    *  graphs captured before hold pointers to the old memory and must be captured again. */
   std::atomic<uint64_t> generation{0};

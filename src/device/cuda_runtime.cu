@@ -15,7 +15,9 @@ namespace symnet {
 namespace {
 /*! \brief The self-test's kernel: a logistic sigmoid, checked on the host below. */
 struct SelfTestSigmoid {
-  SYMNET_XINLINE static void Map(int64_t i, float* out, const float* in) { out[i] = 1.f / (1.f + expf(-in[i])); }
+  SYMNET_XINLINE static void Map(int64_t i, float* out, const float* in) {
+    out[i] = 1.f / (1.f + expf(-in[i]));
+  }
 };
 }  // namespace
 
@@ -41,7 +43,8 @@ std::map<std::string, std::string> Versions() {
   cublasGetProperty(MAJOR_VERSION, &major);
   cublasGetProperty(MINOR_VERSION, &minor);
   cublasGetProperty(PATCH_LEVEL, &patch);
-  v["CUBLAS_VERSION"] = std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
+  v["CUBLAS_VERSION"] =
+      std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
   const size_t dnn = cudnnGetVersion();
   v["CUDNN_VERSION"] = std::to_string(dnn / 10000) + "." + std::to_string((dnn % 10000) / 100) +
                        "." + std::to_string(dnn % 100);

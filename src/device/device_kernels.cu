@@ -27,13 +27,16 @@ struct ConvertKernel {
 template <typename S, typename D>
 struct ConvertAddKernel {
   SYMNET_XINLINE static void Map(int64_t i, D* dst, const S* src) {
-    dst[i] = D(static_cast<AccType<D>>(dst[i]) + static_cast<AccType<D>>(static_cast<AccType<S>>(src[i])));
+    dst[i] = D(static_cast<AccType<D>>(dst[i]) +
+               static_cast<AccType<D>>(static_cast<AccType<S>>(src[i])));
   }
 };
 
 template <typename T>
 struct AddScalarKernel {
-  SYMNET_XINLINE static void Map(int64_t i, T* dst, float v) { dst[i] = T(static_cast<float>(dst[i]) + v); }
+  SYMNET_XINLINE static void Map(int64_t i, T* dst, float v) {
+    dst[i] = T(static_cast<float>(dst[i]) + v);
+  }
 };
 
 template <typename T>
@@ -61,7 +64,7 @@ void AddScalar(void* ptr, DType t, size_t n, double value, int dev) {
   SetDevice(dev);
   SYMNET_FLOAT_TYPE_SWITCH(t, T, {
     ops::Kernel<AddScalarKernel<T>, ops::gpu>::Launch(static_cast<int64_t>(n), static_cast<T*>(ptr),
-                                                     static_cast<float>(value));
+                                                      static_cast<float>(value));
   });
   CheckLaunch("add");
 }
@@ -74,8 +77,8 @@ void Convert(const void* src, DType src_type, void* dst, DType dst_type, size_t 
   SetDevice(dev);
   SYMNET_TYPE_SWITCH(src_type, S, {
     SYMNET_TYPE_SWITCH(dst_type, D, {
-      ops::Kernel<ConvertKernel<S, D>, ops::gpu>::Launch(static_cast<int64_t>(n), static_cast<D*>(dst),
-                                                         static_cast<const S*>(src));
+      ops::Kernel<ConvertKernel<S, D>, ops::gpu>::Launch(
+          static_cast<int64_t>(n), static_cast<D*>(dst), static_cast<const S*>(src));
     });
   });
   CheckLaunch("dtype conversion");
@@ -85,8 +88,8 @@ void ConvertAdd(const void* src, DType src_type, void* dst, DType dst_type, size
   SetDevice(dev);
   SYMNET_FLOAT_TYPE_SWITCH(src_type, S, {
     SYMNET_FLOAT_TYPE_SWITCH(dst_type, D, {
-      ops::Kernel<ConvertAddKernel<S, D>, ops::gpu>::Launch(static_cast<int64_t>(n), static_cast<D*>(dst),
-                                                            static_cast<const S*>(src));
+      ops::Kernel<ConvertAddKernel<S, D>, ops::gpu>::Launch(
+          static_cast<int64_t>(n), static_cast<D*>(dst), static_cast<const S*>(src));
     });
   });
   CheckLaunch("accumulation");

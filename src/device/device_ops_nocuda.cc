@@ -1,6 +1,5 @@
 /*! \brief device_ops.h in a build without CUDA: every GPU operation is a clear error. */
 #include "device_ops.h"
-
 #include "symnet/base.h"
 
 namespace symnet {
@@ -23,7 +22,9 @@ void Memset(void*, int, size_t, int dev) { NoCUDA("set memory", dev); }
 void Fill(void*, DType, size_t, double, int dev) { NoCUDA("fill an array", dev); }
 void Convert(const void*, DType, void*, DType, size_t, int dev) { NoCUDA("convert an array", dev); }
 void AddScalar(void*, DType, size_t, double, int dev) { NoCUDA("add to an array", dev); }
-void ConvertAdd(const void*, DType, void*, DType, size_t, int dev) { NoCUDA("accumulate an array", dev); }
+void ConvertAdd(const void*, DType, void*, DType, size_t, int dev) {
+  NoCUDA("accumulate an array", dev);
+}
 void Synchronize(int dev) { NoCUDA("synchronize", dev); }
 void SetDevice(int dev) { NoCUDA("run", dev); }
 void MemInfo(int dev, size_t*, size_t*) { NoCUDA("query memory", dev); }

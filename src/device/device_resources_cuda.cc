@@ -77,10 +77,11 @@ DeviceResources& Resources(int dev) {
   auto& all = AllResources();
   if (dev >= 0 && dev < static_cast<int>(all.size()) && all[dev]) return *all[dev];
   const int n = NumGPUs();
-  SYMNET_CHECK(dev >= 0 && dev < n) << "cannot use gpu(" << dev << "): "
-                                    << (n == 0 ? std::string("no CUDA device on this machine")
-                                               : "this machine has " + std::to_string(n) +
-                                                     " GPU(s), gpu(0) to gpu(" + std::to_string(n - 1) + ")");
+  SYMNET_CHECK(dev >= 0 && dev < n)
+      << "cannot use gpu(" << dev << "): "
+      << (n == 0 ? std::string("no CUDA device on this machine")
+                 : "this machine has " + std::to_string(n) + " GPU(s), gpu(0) to gpu(" +
+                       std::to_string(n - 1) + ")");
   if (static_cast<int>(all.size()) <= dev) all.resize(dev + 1);
   auto r = std::make_unique<DeviceResources>();
   r->id = dev;
@@ -149,14 +150,16 @@ void* Staging(int dev, size_t bytes) {
 
 void Synchronize(int dev) {
   const cudaError_t e = cudaStreamSynchronize(Resources(dev).stream);
-  SYMNET_CHECK(e == cudaSuccess) << "a GPU operation on gpu(" << dev << ") failed: "
-                                 << cudaGetErrorName(e) << " (" << cudaGetErrorString(e) << ")";
+  SYMNET_CHECK(e == cudaSuccess) << "a GPU operation on gpu(" << dev
+                                 << ") failed: " << cudaGetErrorName(e) << " ("
+                                 << cudaGetErrorString(e) << ")";
 }
 
 void CheckLaunch(const char* what) {
   const cudaError_t e = cudaGetLastError();
-  SYMNET_CHECK(e == cudaSuccess) << "launching the GPU kernel of " << what << " failed: "
-                                 << cudaGetErrorName(e) << " (" << cudaGetErrorString(e) << ")";
+  SYMNET_CHECK(e == cudaSuccess) << "launching the GPU kernel of " << what
+                                 << " failed: " << cudaGetErrorName(e) << " ("
+                                 << cudaGetErrorString(e) << ")";
 }
 
 void MemInfo(int dev, size_t* free_bytes, size_t* total_bytes) {
@@ -180,10 +183,12 @@ void CopyBytes(void* dst, Device dst_dev, const void* src, Device src_dev, size_
   if (dst_gpu && src_gpu) {
     SetDevice(dst_dev.id);  // a stream is used on its own device's context
     if (dst_dev.id == src_dev.id) {
-      SYMNET_CUDA_CALL(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, Resources(dst_dev.id).stream));
+      SYMNET_CUDA_CALL(
+          cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, Resources(dst_dev.id).stream));
     } else {  // the source must be complete before the peer copy on the destination's stream
       Synchronize(src_dev.id);
-      SYMNET_CUDA_CALL(cudaMemcpyPeerAsync(dst, dst_dev.id, src, src_dev.id, bytes, Resources(dst_dev.id).stream));
+      SYMNET_CUDA_CALL(cudaMemcpyPeerAsync(dst, dst_dev.id, src, src_dev.id, bytes,
+                                           Resources(dst_dev.id).stream));
       Synchronize(dst_dev.id);
     }
     return;
@@ -200,10 +205,12 @@ void CopyBytes(void* dst, Device dst_dev, const void* src, Device src_dev, size_
     const size_t n = std::min(piece, bytes - done);
     if (dst_gpu) {
       std::memcpy(stage, static_cast<const char*>(src) + done, n);
-      SYMNET_CUDA_CALL(cudaMemcpyAsync(static_cast<char*>(dst) + done, stage, n, cudaMemcpyHostToDevice, s));
+      SYMNET_CUDA_CALL(
+          cudaMemcpyAsync(static_cast<char*>(dst) + done, stage, n, cudaMemcpyHostToDevice, s));
       Synchronize(dev);
     } else {
-      SYMNET_CUDA_CALL(cudaMemcpyAsync(stage, static_cast<const char*>(src) + done, n, cudaMemcpyDeviceToHost, s));
+      SYMNET_CUDA_CALL(cudaMemcpyAsync(stage, static_cast<const char*>(src) + done, n,
+                                       cudaMemcpyDeviceToHost, s));
       Synchronize(dev);
       std::memcpy(static_cast<char*>(dst) + done, stage, n);
     }

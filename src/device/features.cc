@@ -57,8 +57,8 @@ std::map<std::string, std::string> Features() {
   f["AVX512F"] = __builtin_cpu_supports("avx512f") ? "1" : "0";
   f["AVX512_BF16"] = __builtin_cpu_supports("avx512bf16") ? "1" : "0";
   const dnnl_version_t* v = dnnl_version();
-  f["DNNL_VERSION"] = std::to_string(v->major) + "." + std::to_string(v->minor) + "." +
-                      std::to_string(v->patch);
+  f["DNNL_VERSION"] =
+      std::to_string(v->major) + "." + std::to_string(v->minor) + "." + std::to_string(v->patch);
   f["DNNL_BF16_NATIVE"] = DnnlNativeBF16() ? "1" : "0";
   f["DNNL_ISA"] = DnnlCpuIsa();
   f["NUM_GPUS"] = std::to_string(NumGPUs());

@@ -4,8 +4,8 @@
 
 #include <cuda_runtime.h>
 
-#include "src/device/kernel_launch.h"
 #include "src/device/cuda_common.h"
+#include "src/device/kernel_launch.h"
 
 namespace symnet {
 namespace ops {

@@ -8,8 +8,8 @@
 
 #include <cstdint>
 
-#include "symnet/dtype.h"
 #include "symnet/base.h"
+#include "symnet/dtype.h"
 
 namespace symnet {
 namespace ops {
@@ -47,19 +47,19 @@ SYMNET_XINLINE void AssignReq(T* out, V v) {
 }  // namespace symnet
 
 /*! \brief Binds the compile-time constant NAME to `req` (kNullOp skips the body). */
-#define SYMNET_REQ_SWITCH(req, NAME, ...)                \
-  switch (req) {                                         \
-    case ::symnet::kNullOp:                              \
-      break;                                             \
-    case ::symnet::kWriteTo:                             \
-    case ::symnet::kWriteInplace: {                      \
-      constexpr int NAME = ::symnet::kWriteTo;           \
-      { __VA_ARGS__ }                                    \
-    } break;                                             \
-    case ::symnet::kAddTo: {                             \
-      constexpr int NAME = ::symnet::kAddTo;             \
-      { __VA_ARGS__ }                                    \
-    } break;                                             \
+#define SYMNET_REQ_SWITCH(req, NAME, ...)      \
+  switch (req) {                               \
+    case ::symnet::kNullOp:                    \
+      break;                                   \
+    case ::symnet::kWriteTo:                   \
+    case ::symnet::kWriteInplace: {            \
+      constexpr int NAME = ::symnet::kWriteTo; \
+      { __VA_ARGS__ }                          \
+    } break;                                   \
+    case ::symnet::kAddTo: {                   \
+      constexpr int NAME = ::symnet::kAddTo;   \
+      { __VA_ARGS__ }                          \
+    } break;                                   \
   }
 
 #endif  // SYMNET_SRC_DEVICE_KERNEL_LAUNCH_H_

@@ -127,7 +127,8 @@ struct Executor::Impl {
       ctx.temp = c.temp;
       ctx.temp_bytes = c.temp_bytes;
       ctx.state = &c.state;
-      const auto start = profiling ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
+      const auto start =
+          profiling ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
       try {
         (*c.fn)(c.node->attrs, ctx, c.in, c.req, c.out);
       } catch (const Error& e) {
@@ -138,7 +139,8 @@ struct Executor::Impl {
         if (dev.type == Device::kGPU) cuda::Synchronize(dev.id);  // time the kernel, not the launch
         // SYMNET_PROFILE_NODES=1 times every node on its own ("op node") instead of per op type
         static const bool by_node = std::getenv("SYMNET_PROFILE_NODES") != nullptr;
-        auto& p = profile[by_node ? c.node->op()->name + " " + c.node->attrs.name : c.node->op()->name];
+        auto& p =
+            profile[by_node ? c.node->op()->name + " " + c.node->attrs.name : c.node->op()->name];
         p.first += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         ++p.second;
       }
@@ -213,7 +215,8 @@ std::unique_ptr<Executor> Executor::Bind(const Symbol& symbol, Device dev,
   for (const auto& n : arg_nodes) arg_names.push_back(n->attrs.name);
   SYMNET_CHECK_EQ(args.size(), arg_nodes.size())
       << "bind: expected one array per argument (" << JoinNames(arg_names) << ")";
-  SYMNET_CHECK_EQ(aux_states.size(), aux_nodes.size()) << "bind: expected one array per auxiliary state";
+  SYMNET_CHECK_EQ(aux_states.size(), aux_nodes.size())
+      << "bind: expected one array per auxiliary state";
   SYMNET_CHECK(grad_reqs.size() == arg_nodes.size() && arg_grads.size() == arg_nodes.size())
       << "bind: expected one gradient array and grad_req per argument";
   exe->args_ = args;
@@ -225,9 +228,10 @@ std::unique_ptr<Executor> Executor::Bind(const Symbol& symbol, Device dev,
     SYMNET_CHECK(args[i].device() == dev) << "bind: argument '" << arg_names[i] << "' is on "
                                           << args[i].device() << " but the executor on " << dev;
     if (grad_reqs[i] != GradReq::kNull) {
-      SYMNET_CHECK(!arg_grads[i].is_none())
-          << "bind: argument '" << arg_names[i] << "' needs a gradient array (grad_req is not null)";
-      SYMNET_CHECK(arg_grads[i].shape() == args[i].shape() && arg_grads[i].dtype() == args[i].dtype())
+      SYMNET_CHECK(!arg_grads[i].is_none()) << "bind: argument '" << arg_names[i]
+                                            << "' needs a gradient array (grad_req is not null)";
+      SYMNET_CHECK(arg_grads[i].shape() == args[i].shape() &&
+                   arg_grads[i].dtype() == args[i].dtype())
           << "bind: gradient array of '" << arg_names[i] << "' has shape " << arg_grads[i].shape()
           << " and dtype " << arg_grads[i].dtype() << "; expected " << args[i].shape() << " and "
           << args[i].dtype();
@@ -340,7 +344,9 @@ std::unique_ptr<Executor> Executor::Bind(const Symbol& symbol, Device dev,
     const FCompute* fn = n.op()->attr<FCompute>(FComputeKey(dev));
     SYMNET_CHECK(fn != nullptr) << "operator " << n.op()->name << " (node '" << n.attrs.name
                                 << "') has no kernel for " << dev
-                                << (dev.type == Device::kGPU ? " (docs/gpu.md lists the ops that run on a GPU)" : "");
+                                << (dev.type == Device::kGPU
+                                        ? " (docs/gpu.md lists the ops that run on a GPU)"
+                                        : "");
     OpCall c;
     c.node = &n;
     c.fn = fn;
@@ -448,7 +454,8 @@ void Executor::Backward(const std::vector<NDArray>& head_grads) {
 }
 
 void Executor::SetLossScale(float scale) {
-  SYMNET_CHECK(scale > 0 && std::isfinite(scale)) << "loss scale must be positive and finite, got " << scale;
+  SYMNET_CHECK(scale > 0 && std::isfinite(scale))
+      << "loss scale must be positive and finite, got " << scale;
   impl_->loss_scale = scale;
 }
 
@@ -459,7 +466,9 @@ void Executor::SetProfiling(bool on) {
   impl_->profile.clear();
 }
 
-std::map<std::string, std::pair<double, int64_t>> Executor::OpProfile() const { return impl_->profile; }
+std::map<std::string, std::pair<double, int64_t>> Executor::OpProfile() const {
+  return impl_->profile;
+}
 
 std::string Executor::DebugString() const {
   std::ostringstream os;

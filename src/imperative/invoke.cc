@@ -1,14 +1,14 @@
 /*! \brief Imperative op invocation: parse, infer, allocate, run. */
-#include "symnet/imperative.h"
-
 #include "src/device/device_ops.h"
 #include "symnet/executor.h"
+#include "symnet/imperative.h"
 #include "symnet/op_attr_types.h"
 #include "symnet/pass.h"
 
 namespace symnet {
 
-std::vector<NDArray> Invoke(const std::string& op_name, const std::map<std::string, std::string>& params,
+std::vector<NDArray> Invoke(const std::string& op_name,
+                            const std::map<std::string, std::string>& params,
                             const std::vector<NDArray>& inputs, std::vector<NDArray> outputs) {
   const Op* op = Op::Get(op_name);
   std::map<std::string, std::string> dict = params;
@@ -16,7 +16,8 @@ std::vector<NDArray> Invoke(const std::string& op_name, const std::map<std::stri
     dict[op->key_var_num_args] = std::to_string(inputs.size());
   NodePtr n = CreateOpNode(op, op->name, dict, {});
   const std::string where = "operator " + op->name;
-  SYMNET_CHECK_EQ(inputs.size(), n->num_inputs()) << where << " takes " << n->num_inputs() << " inputs";
+  SYMNET_CHECK_EQ(inputs.size(), n->num_inputs())
+      << where << " takes " << n->num_inputs() << " inputs";
   const uint32_t nout = n->num_outputs();
   SYMNET_CHECK(outputs.size() <= nout) << where << " has " << nout << " outputs";
   outputs.resize(nout);
@@ -29,9 +30,9 @@ std::vector<NDArray> Invoke(const std::string& op_name, const std::map<std::stri
     in_shapes.push_back(a.shape());
     in_types.push_back(a.dtype());
     if (i == 0) dev = a.device();
-    SYMNET_CHECK(a.device() == dev) << where << ": input " << i << " is on " << a.device()
-                                    << " but input 0 on " << dev
-                                    << "; copy the inputs to one device first (copyto)";
+    SYMNET_CHECK(a.device() == dev)
+        << where << ": input " << i << " is on " << a.device() << " but input 0 on " << dev
+        << "; copy the inputs to one device first (copyto)";
   }
   if (inputs.empty())
     for (const auto& o : outputs)
@@ -88,7 +89,8 @@ std::vector<NDArray> Invoke(const std::string& op_name, const std::map<std::stri
   }
   const FCompute* fn = op->attr<FCompute>(FComputeKey(dev));
   SYMNET_CHECK(fn) << where << " has no kernel for " << dev
-                   << (dev.type == Device::kGPU ? " (docs/gpu.md lists the ops that run on a GPU)" : "");
+                   << (dev.type == Device::kGPU ? " (docs/gpu.md lists the ops that run on a GPU)"
+                                                : "");
   if (dev.type == Device::kGPU) cuda::SetDevice(dev.id);
   try {
     (*fn)(n->attrs, ctx, in_blobs, req, out_blobs);

@@ -12,19 +12,26 @@ Image Resize(const Image& src, int height, int width) {
   dst.height = height;
   dst.width = width;
   dst.rgb.resize(static_cast<size_t>(height) * width * 3);
-  const float sy = static_cast<float>(src.height) / height, sx = static_cast<float>(src.width) / width;
+  const float sy = static_cast<float>(src.height) / height,
+              sx = static_cast<float>(src.width) / width;
   for (int y = 0; y < height; ++y) {
     const float fy = std::max(0.0f, (y + 0.5f) * sy - 0.5f);
-    const int y0 = std::min(static_cast<int>(fy), src.height - 1), y1 = std::min(y0 + 1, src.height - 1);
+    const int y0 = std::min(static_cast<int>(fy), src.height - 1),
+              y1 = std::min(y0 + 1, src.height - 1);
     const float wy = fy - y0;
     for (int x = 0; x < width; ++x) {
       const float fx = std::max(0.0f, (x + 0.5f) * sx - 0.5f);
-      const int x0 = std::min(static_cast<int>(fx), src.width - 1), x1 = std::min(x0 + 1, src.width - 1);
+      const int x0 = std::min(static_cast<int>(fx), src.width - 1),
+                x1 = std::min(x0 + 1, src.width - 1);
       const float wx = fx - x0;
       for (int c = 0; c < 3; ++c) {
-        auto at = [&](int yy, int xx) { return static_cast<float>(src.rgb[(static_cast<size_t>(yy) * src.width + xx) * 3 + c]); };
-        const float v = (1 - wy) * ((1 - wx) * at(y0, x0) + wx * at(y0, x1)) + wy * ((1 - wx) * at(y1, x0) + wx * at(y1, x1));
-        dst.rgb[(static_cast<size_t>(y) * width + x) * 3 + c] = static_cast<uint8_t>(std::lround(std::clamp(v, 0.0f, 255.0f)));
+        auto at = [&](int yy, int xx) {
+          return static_cast<float>(src.rgb[(static_cast<size_t>(yy) * src.width + xx) * 3 + c]);
+        };
+        const float v = (1 - wy) * ((1 - wx) * at(y0, x0) + wx * at(y0, x1)) +
+                        wy * ((1 - wx) * at(y1, x0) + wx * at(y1, x1));
+        dst.rgb[(static_cast<size_t>(y) * width + x) * 3 + c] =
+            static_cast<uint8_t>(std::lround(std::clamp(v, 0.0f, 255.0f)));
       }
     }
   }
@@ -39,15 +46,17 @@ Image Crop(const Image& src, int y0, int x0, int h, int w) {
   dst.width = w;
   dst.rgb.resize(static_cast<size_t>(h) * w * 3);
   for (int y = 0; y < h; ++y)
-    std::copy_n(&src.rgb[(static_cast<size_t>(y0 + y) * src.width + x0) * 3], static_cast<size_t>(w) * 3,
-                &dst.rgb[static_cast<size_t>(y) * w * 3]);
+    std::copy_n(&src.rgb[(static_cast<size_t>(y0 + y) * src.width + x0) * 3],
+                static_cast<size_t>(w) * 3, &dst.rgb[static_cast<size_t>(y) * w * 3]);
   return dst;
 }
 
 /*! \brief A random region of `area` in [min, max] of the image and aspect in [min, max]. */
-Image RandomResizedCrop(const Image& img, const ImageRecordIterParams& p, int H, int W, std::mt19937_64* rng) {
+Image RandomResizedCrop(const Image& img, const ImageRecordIterParams& p, int H, int W,
+                        std::mt19937_64* rng) {
   std::uniform_real_distribution<float> area_d(p.min_random_area, p.max_random_area);
-  std::uniform_real_distribution<float> logr(std::log(p.min_aspect_ratio), std::log(p.max_aspect_ratio));
+  std::uniform_real_distribution<float> logr(std::log(p.min_aspect_ratio),
+                                             std::log(p.max_aspect_ratio));
   const float total = static_cast<float>(img.height) * img.width;
   for (int attempt = 0; attempt < 10; ++attempt) {
     const float area = area_d(*rng) * total, ratio = std::exp(logr(*rng));
@@ -65,7 +74,8 @@ Image RandomResizedCrop(const Image& img, const ImageRecordIterParams& p, int H,
 
 }  // namespace
 
-void AugmentToCHW(const Image& input, const ImageRecordIterParams& p, std::mt19937_64* rng, float* out) {
+void AugmentToCHW(const Image& input, const ImageRecordIterParams& p, std::mt19937_64* rng,
+                  float* out) {
   const int C = static_cast<int>(p.data_shape[0]), H = static_cast<int>(p.data_shape[1]),
             W = static_cast<int>(p.data_shape[2]);
   Image img = input;
@@ -78,7 +88,8 @@ void AugmentToCHW(const Image& input, const ImageRecordIterParams& p, std::mt199
     img = RandomResizedCrop(img, p, H, W, rng);
   } else {
     if (img.height < H || img.width < W) {  // too small for the crop: scale up to fit
-      const float s = std::max(static_cast<float>(H) / img.height, static_cast<float>(W) / img.width);
+      const float s =
+          std::max(static_cast<float>(H) / img.height, static_cast<float>(W) / img.width);
       img = Resize(img, std::max(H, static_cast<int>(std::ceil(img.height * s))),
                    std::max(W, static_cast<int>(std::ceil(img.width * s))));
     }
@@ -90,8 +101,8 @@ void AugmentToCHW(const Image& input, const ImageRecordIterParams& p, std::mt199
     if (img.height != H || img.width != W) img = Crop(img, y0, x0, H, W);
   }
   const bool mirror = p.rand_mirror && std::uniform_int_distribution<int>(0, 1)(*rng) == 1;
-  const float mean[3] = {p.mean_r, p.mean_g, p.mean_b}, inv_std[3] = {p.scale / p.std_r, p.scale / p.std_g,
-                                                                       p.scale / p.std_b};
+  const float mean[3] = {p.mean_r, p.mean_g, p.mean_b},
+              inv_std[3] = {p.scale / p.std_r, p.scale / p.std_g, p.scale / p.std_b};
   for (int y = 0; y < H; ++y)
     for (int x = 0; x < W; ++x) {
       const uint8_t* px = &img.rgb[(static_cast<size_t>(y) * W + (mirror ? W - 1 - x : x)) * 3];

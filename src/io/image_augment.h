@@ -17,7 +17,8 @@ Image Resize(const Image& src, int height, int width);
  * \brief Applies the iterator's augmentation to `img` and writes the (C, H, W) float result of
  *  `p.data_shape` into `out`.
  */
-void AugmentToCHW(const Image& img, const ImageRecordIterParams& p, std::mt19937_64* rng, float* out);
+void AugmentToCHW(const Image& img, const ImageRecordIterParams& p, std::mt19937_64* rng,
+                  float* out);
 
 }  // namespace io
 }  // namespace symnet

@@ -27,7 +27,7 @@ struct ImageRecordIter::Impl {
   ImageRecordIterParams p;
   std::vector<size_t> offsets;  // records of this part
   int epoch = 0;
-  std::vector<size_t> order;    // record positions (into offsets) for this epoch
+  std::vector<size_t> order;  // record positions (into offsets) for this epoch
 
   std::mutex mu;
   std::condition_variable cv;
@@ -77,7 +77,8 @@ struct ImageRecordIter::Impl {
     io::AugmentToCHW(img, p, &rng, static_cast<float*>(b->data.dptr()) + per * k);
     float* lab = static_cast<float*>(b->label.dptr()) + static_cast<size_t>(k) * p.label_width;
     for (int j = 0; j < p.label_width; ++j)
-      lab[j] = h.flag > 0 ? (j < static_cast<int>(h.labels.size()) ? h.labels[j] : 0.0f) : (j == 0 ? h.label : 0.0f);
+      lab[j] = h.flag > 0 ? (j < static_cast<int>(h.labels.size()) ? h.labels[j] : 0.0f)
+                          : (j == 0 ? h.label : 0.0f);
     b->ids[k] = h.id;
     return true;
   }
@@ -103,7 +104,9 @@ struct ImageRecordIter::Impl {
         for (int k = 0; k < n; ++k) {
           pos[k] = order[(cursor + k) % order.size()];
           file.Seek(offsets[pos[k]]);
-          if (!file.Read(&recs[k])) SYMNET_THROW << p.path_imgrec << ": record at offset " << offsets[pos[k]] << " is missing";
+          if (!file.Read(&recs[k]))
+            SYMNET_THROW << p.path_imgrec << ": record at offset " << offsets[pos[k]]
+                         << " is missing";
         }
         cursor += std::min<size_t>(n, remaining);
         std::vector<std::string> why(n);
@@ -113,10 +116,11 @@ struct ImageRecordIter::Impl {
         for (int k = 0; k < n; ++k) {
           // a bad image: fail naming it, or (skip_bad) refill the slot with the next good record
           while (!ok[k]) {
-            SYMNET_CHECK(p.skip_bad) << p.path_imgrec << ": record " << pos[k] << " (offset "
-                                     << offsets[pos[k]] << "): " << why[k]
-                                     << " (skip_bad=True skips such records)";
-            std::fprintf(stderr, "warning: %s: skipping record %zu: %s\n", p.path_imgrec.c_str(), pos[k], why[k].c_str());
+            SYMNET_CHECK(p.skip_bad)
+                << p.path_imgrec << ": record " << pos[k] << " (offset " << offsets[pos[k]]
+                << "): " << why[k] << " (skip_bad=True skips such records)";
+            std::fprintf(stderr, "warning: %s: skipping record %zu: %s\n", p.path_imgrec.c_str(),
+                         pos[k], why[k].c_str());
             ++skipped;
             SYMNET_CHECK(skipped < offsets.size()) << p.path_imgrec << ": no decodable image left";
             pos[k] = order[cursor % order.size()];
@@ -128,7 +132,9 @@ struct ImageRecordIter::Impl {
         }
         if (p.dtype != DType::kFloat32) b.data = b.data.AsType(p.dtype);
         std::unique_lock<std::mutex> lock(mu);
-        cv.wait(lock, [&] { return stop || queue.size() < static_cast<size_t>(std::max(1, p.prefetch_buffer)); });
+        cv.wait(lock, [&] {
+          return stop || queue.size() < static_cast<size_t>(std::max(1, p.prefetch_buffer));
+        });
         if (stop) return;
         queue.push_back(std::move(b));
         cv.notify_all();
@@ -143,20 +149,25 @@ struct ImageRecordIter::Impl {
   }
 };
 
-ImageRecordIter::ImageRecordIter(const ImageRecordIterParams& params) : impl_(std::make_unique<Impl>()) {
+ImageRecordIter::ImageRecordIter(const ImageRecordIterParams& params)
+    : impl_(std::make_unique<Impl>()) {
   Impl& s = *impl_;
   s.p = params;
   const auto& p = s.p;
   SYMNET_CHECK(p.data_shape.ndim() == 3 && (p.data_shape[0] == 3 || p.data_shape[0] == 1))
       << "ImageRecordIter: data_shape must be (3, H, W) or (1, H, W), got " << p.data_shape;
-  SYMNET_CHECK(p.batch_size > 0 && p.label_width > 0) << "ImageRecordIter: batch_size and label_width must be positive";
+  SYMNET_CHECK(p.batch_size > 0 && p.label_width > 0)
+      << "ImageRecordIter: batch_size and label_width must be positive";
   SYMNET_CHECK(p.num_parts >= 1 && p.part_index >= 0 && p.part_index < p.num_parts)
-      << "ImageRecordIter: part_index " << p.part_index << " is not in [0, num_parts=" << p.num_parts << ")";
-  const std::vector<size_t> all = p.path_imgidx.empty() ? ScanRecordOffsets(p.path_imgrec) : ReadIndexFile(p.path_imgidx);
+      << "ImageRecordIter: part_index " << p.part_index
+      << " is not in [0, num_parts=" << p.num_parts << ")";
+  const std::vector<size_t> all =
+      p.path_imgidx.empty() ? ScanRecordOffsets(p.path_imgrec) : ReadIndexFile(p.path_imgidx);
   for (size_t i = 0; i < all.size(); ++i)
     if (static_cast<int>(i % p.num_parts) == p.part_index) s.offsets.push_back(all[i]);
-  SYMNET_CHECK(!s.offsets.empty()) << "ImageRecordIter: '" << p.path_imgrec << "' has no records for part "
-                                   << p.part_index << " of " << p.num_parts;
+  SYMNET_CHECK(!s.offsets.empty())
+      << "ImageRecordIter: '" << p.path_imgrec << "' has no records for part " << p.part_index
+      << " of " << p.num_parts;
   s.Start();
 }
 

@@ -1,11 +1,11 @@
 /*! \brief libjpeg with a longjmp error manager: a broken image is a returned error. */
 #include "jpeg_codec.h"
 
+#include <jpeglib.h>
+
 #include <csetjmp>
 #include <cstdio>
 #include <cstring>
-
-#include <jpeglib.h>
 
 namespace symnet {
 namespace io {
@@ -29,7 +29,8 @@ void Quiet(j_common_ptr, int) {}  // warnings (e.g. extraneous bytes) are not er
 }  // namespace
 
 bool DecodeJPEG(const std::string& bytes, Image* out, std::string* why) {
-  if (bytes.size() < 4 || static_cast<uint8_t>(bytes[0]) != 0xFF || static_cast<uint8_t>(bytes[1]) != 0xD8) {
+  if (bytes.size() < 4 || static_cast<uint8_t>(bytes[0]) != 0xFF ||
+      static_cast<uint8_t>(bytes[1]) != 0xD8) {
     *why = "not a JPEG image (no SOI marker)";
     return false;
   }
@@ -76,7 +77,8 @@ std::string EncodeJPEG(const Image& img, int quality) {
   jpeg_set_quality(&cinfo, quality, TRUE);
   jpeg_start_compress(&cinfo, TRUE);
   while (cinfo.next_scanline < cinfo.image_height) {
-    JSAMPROW row = const_cast<JSAMPROW>(&img.rgb[static_cast<size_t>(cinfo.next_scanline) * img.width * 3]);
+    JSAMPROW row =
+        const_cast<JSAMPROW>(&img.rgb[static_cast<size_t>(cinfo.next_scanline) * img.width * 3]);
     jpeg_write_scanlines(&cinfo, &row, 1);
   }
   jpeg_finish_compress(&cinfo);

@@ -15,7 +15,8 @@ struct Image {
   std::vector<uint8_t> rgb;
 };
 
-/*! \brief Decodes JPEG bytes to RGB (grayscale is expanded). Returns false with `why` on failure. */
+/*! \brief Decodes JPEG bytes to RGB (grayscale is expanded). Returns false with `why` on failure.
+ */
 bool DecodeJPEG(const std::string& bytes, Image* out, std::string* why);
 /*! \brief Encodes RGB to JPEG at `quality` (for tests and tools). */
 std::string EncodeJPEG(const Image& img, int quality);

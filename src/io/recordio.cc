@@ -22,7 +22,8 @@ struct RecordIOFile::Impl {
 
 RecordIOFile::RecordIOFile(const std::string& path, char mode)
     : path_(path), mode_(mode), impl_(std::make_unique<Impl>()) {
-  SYMNET_CHECK(mode == 'r' || mode == 'w') << "RecordIO mode must be 'r' or 'w', not '" << mode << "'";
+  SYMNET_CHECK(mode == 'r' || mode == 'w')
+      << "RecordIO mode must be 'r' or 'w', not '" << mode << "'";
   if (mode == 'r') {
     impl_->read_stream.reset(dmlc::SeekStream::CreateForRead(path.c_str(), true));
     SYMNET_CHECK(impl_->read_stream) << "cannot open RecordIO file '" << path << "' for reading";
@@ -64,7 +65,9 @@ void RecordIOFile::Seek(size_t offset) {
   }
 }
 
-size_t RecordIOFile::Tell() { return impl_->reader ? impl_->reader->Tell() : impl_->writer->Tell(); }
+size_t RecordIOFile::Tell() {
+  return impl_->reader ? impl_->reader->Tell() : impl_->writer->Tell();
+}
 
 void RecordIOFile::Close() {
   impl_->reader.reset();
@@ -85,14 +88,16 @@ std::string PackImageRecord(const ImageRecordHeader& h, const std::string& paylo
 }
 
 void UnpackImageRecord(const std::string& rec, ImageRecordHeader* h, std::string* payload) {
-  SYMNET_CHECK(rec.size() >= 24) << "image record of " << rec.size() << " bytes is shorter than its 24-byte header";
+  SYMNET_CHECK(rec.size() >= 24) << "image record of " << rec.size()
+                                 << " bytes is shorter than its 24-byte header";
   std::memcpy(&h->flag, &rec[0], 4);
   std::memcpy(&h->label, &rec[4], 4);
   std::memcpy(&h->id, &rec[8], 8);
   std::memcpy(&h->id2, &rec[16], 8);
   const size_t extra = 4 * static_cast<size_t>(h->flag);
   SYMNET_CHECK(h->flag < (1u << 20) && rec.size() >= 24 + extra)
-      << "image record header announces " << h->flag << " labels but the record has " << rec.size() << " bytes";
+      << "image record header announces " << h->flag << " labels but the record has " << rec.size()
+      << " bytes";
   h->labels.resize(h->flag);
   if (h->flag) std::memcpy(h->labels.data(), &rec[24], extra);
   if (payload) payload->assign(rec, 24 + extra, std::string::npos);
@@ -120,9 +125,10 @@ std::vector<size_t> ReadIndexFile(const std::string& path) {
     ++n;
     if (line.empty()) continue;
     std::istringstream in(line);
-    long long key;  // NOLINT(runtime/int)
+    long long key;           // NOLINT(runtime/int)
     unsigned long long off;  // NOLINT(runtime/int)
-    SYMNET_CHECK(in >> key >> off) << "index file '" << path << "' line " << n << " is not 'key<TAB>offset'";
+    SYMNET_CHECK(in >> key >> off)
+        << "index file '" << path << "' line " << n << " is not 'key<TAB>offset'";
     offsets.push_back(static_cast<size_t>(off));
   }
   return offsets;

@@ -16,9 +16,12 @@ struct Style {
 };
 
 /*! \brief layout='NHWC' on a channels-last network; no attribute otherwise (MXNet's JSON). */
-Operator& WithLayout(Operator& op, const Style& st) { return st.nhwc ? op.SetParam("layout", "NHWC") : op; }
+Operator& WithLayout(Operator& op, const Style& st) {
+  return st.nhwc ? op.SetParam("layout", "NHWC") : op;
+}
 
-Symbol Conv(const Symbol& x, int filters, int k, int stride, int pad, const std::string& name, const Style& st) {
+Symbol Conv(const Symbol& x, int filters, int k, int stride, int pad, const std::string& name,
+            const Style& st) {
   Operator op("Convolution");
   op.SetParam("kernel", Shape{k, k})
       .SetParam("stride", Shape{stride, stride})
@@ -45,16 +48,20 @@ Symbol Unit(const Symbol& x, int filters, int stride, bool project, bool bottlen
   Symbol body;
   if (bottleneck) {
     const int mid = filters / 4;
-    body = Relu(BN(Conv(x, mid, 1, v15 ? 1 : stride, 0, name + "_conv1", st), st, name + "_bn1"), name + "_relu1");
-    body = Relu(BN(Conv(body, mid, 3, v15 ? stride : 1, 1, name + "_conv2", st), st, name + "_bn2"), name + "_relu2");
+    body = Relu(BN(Conv(x, mid, 1, v15 ? 1 : stride, 0, name + "_conv1", st), st, name + "_bn1"),
+                name + "_relu1");
+    body = Relu(BN(Conv(body, mid, 3, v15 ? stride : 1, 1, name + "_conv2", st), st, name + "_bn2"),
+                name + "_relu2");
     body = BN(Conv(body, filters, 1, 1, 0, name + "_conv3", st), st, name + "_bn3", zero_gamma);
   } else {
-    body = Relu(BN(Conv(x, filters, 3, stride, 1, name + "_conv1", st), st, name + "_bn1"), name + "_relu1");
+    body = Relu(BN(Conv(x, filters, 3, stride, 1, name + "_conv1", st), st, name + "_bn1"),
+                name + "_relu1");
     body = BN(Conv(body, filters, 3, 1, 1, name + "_conv2", st), st, name + "_bn2", zero_gamma);
   }
   Symbol shortcut = x;
   if (project) shortcut = BN(Conv(x, filters, 1, stride, 0, name + "_sc", st), st, name + "_sc_bn");
-  return Relu(Operator("elemwise_add")(body)(shortcut).CreateSymbol(name + "_plus"), name + "_relu");
+  return Relu(Operator("elemwise_add")(body)(shortcut).CreateSymbol(name + "_plus"),
+              name + "_relu");
 }
 
 Symbol Head(const Symbol& body, int num_classes, double label_smoothing, const Style& st) {
@@ -63,7 +70,10 @@ Symbol Head(const Symbol& body, int num_classes, double label_smoothing, const S
   Symbol pool = WithLayout(op, st).SetInput("data", body).CreateSymbol("pool1");
   Symbol fc = op::FullyConnected(op::Flatten(pool, "flatten1"), num_classes, "fc1");
   if (label_smoothing == 0.0) return op::SoftmaxOutput(fc, "softmax");
-  return Operator("SoftmaxOutput").SetParam("smooth_alpha", label_smoothing).SetInput("data", fc).CreateSymbol("softmax");
+  return Operator("SoftmaxOutput")
+      .SetParam("smooth_alpha", label_smoothing)
+      .SetInput("data", fc)
+      .CreateSymbol("softmax");
 }
 
 }  // namespace
@@ -71,12 +81,23 @@ Symbol Head(const Symbol& body, int num_classes, double label_smoothing, const S
 Symbol ResNet(const ResNetOptions& opt) {
   std::vector<int> units;
   switch (opt.num_layers) {
-    case 18: units = {2, 2, 2, 2}; break;
-    case 34: units = {3, 4, 6, 3}; break;
-    case 50: units = {3, 4, 6, 3}; break;
-    case 101: units = {3, 4, 23, 3}; break;
-    case 152: units = {3, 8, 36, 3}; break;
-    default: SYMNET_THROW << "ResNet depth " << opt.num_layers << " is not one of 18, 34, 50, 101, 152";
+    case 18:
+      units = {2, 2, 2, 2};
+      break;
+    case 34:
+      units = {3, 4, 6, 3};
+      break;
+    case 50:
+      units = {3, 4, 6, 3};
+      break;
+    case 101:
+      units = {3, 4, 23, 3};
+      break;
+    case 152:
+      units = {3, 8, 36, 3};
+      break;
+    default:
+      SYMNET_THROW << "ResNet depth " << opt.num_layers << " is not one of 18, 34, 50, 101, 152";
   }
   SYMNET_CHECK(opt.version == "1" || opt.version == "1.5")
       << "ResNet version '" << opt.version << "' is not '1' or '1.5'";
@@ -90,7 +111,10 @@ Symbol ResNet(const ResNetOptions& opt) {
   } else {
     x = Relu(BN(Conv(x, 64, 7, 2, 3, "conv0", st), st, "bn0"), "relu0");
     Operator pool("Pooling");
-    pool.SetParam("kernel", Shape{3, 3}).SetParam("stride", Shape{2, 2}).SetParam("pad", Shape{1, 1}).SetParam("pool_type", "max");
+    pool.SetParam("kernel", Shape{3, 3})
+        .SetParam("stride", Shape{2, 2})
+        .SetParam("pad", Shape{1, 1})
+        .SetParam("pool_type", "max");
     x = WithLayout(pool, st).SetInput("data", x).CreateSymbol("pool0");
   }
   int in_filters = 64;
@@ -118,8 +142,8 @@ Symbol CifarResNet(int depth, int num_classes, double bn_momentum) {
     const int filters = 16 << s;
     for (int u = 0; u < n; ++u) {
       const int stride = (u == 0 && s > 0) ? 2 : 1;
-      x = Unit(x, filters, stride, u == 0 && (stride != 1 || in_filters != filters), false, false, st, false,
-               "stage" + std::to_string(s + 1) + "_unit" + std::to_string(u + 1));
+      x = Unit(x, filters, stride, u == 0 && (stride != 1 || in_filters != filters), false, false,
+               st, false, "stage" + std::to_string(s + 1) + "_unit" + std::to_string(u + 1));
       in_filters = filters;
     }
   }

@@ -10,16 +10,18 @@ void AllReduceSum(const std::vector<std::vector<NDArray>>& per_device) {
   const size_t n = per_device[0].size();
   const bool gpu = !per_device[0].empty() && per_device[0][0].device().type == Device::kGPU;
   for (size_t d = 0; d < per_device.size(); ++d) {
-    SYMNET_CHECK_EQ(per_device[d].size(), n) << "all-reduce: device " << d << " gives " << per_device[d].size()
-                                             << " arrays, device 0 gives " << n;
+    SYMNET_CHECK_EQ(per_device[d].size(), n)
+        << "all-reduce: device " << d << " gives " << per_device[d].size()
+        << " arrays, device 0 gives " << n;
     for (size_t k = 0; k < n; ++k) {
       const NDArray& a = per_device[d][k];
       SYMNET_CHECK(a.shape() == per_device[0][k].shape() && a.dtype() == per_device[0][k].dtype())
-          << "all-reduce: array " << k << " has shape " << a.shape() << " and dtype " << a.dtype() << " on "
-          << a.device() << " but " << per_device[0][k].shape() << " and " << per_device[0][k].dtype() << " on "
-          << per_device[0][k].device();
+          << "all-reduce: array " << k << " has shape " << a.shape() << " and dtype " << a.dtype()
+          << " on " << a.device() << " but " << per_device[0][k].shape() << " and "
+          << per_device[0][k].dtype() << " on " << per_device[0][k].device();
       SYMNET_CHECK((a.device().type == Device::kGPU) == gpu)
-          << "all-reduce: all arrays must be on GPUs or all on the CPU; array " << k << " is on " << a.device();
+          << "all-reduce: all arrays must be on GPUs or all on the CPU; array " << k << " is on "
+          << a.device();
     }
   }
   if (gpu) {

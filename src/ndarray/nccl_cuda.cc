@@ -16,23 +16,33 @@ namespace cuda {
 #ifdef SYMNET_HAVE_NCCL
 namespace {
 
-#define SYMNET_NCCL_CALL(expr)                                                                    \
-  do {                                                                                            \
-    const ncclResult_t symnet_r_ = (expr);                                                        \
-    SYMNET_CHECK(symnet_r_ == ncclSuccess) << #expr << " failed: " << ncclGetErrorString(symnet_r_); \
+#define SYMNET_NCCL_CALL(expr)                                    \
+  do {                                                            \
+    const ncclResult_t symnet_r_ = (expr);                        \
+    SYMNET_CHECK(symnet_r_ == ncclSuccess)                        \
+        << #expr << " failed: " << ncclGetErrorString(symnet_r_); \
   } while (0)
 
 ncclDataType_t NcclType(DType t) {
   switch (t) {
-    case DType::kFloat32: return ncclFloat32;
-    case DType::kFloat64: return ncclFloat64;
-    case DType::kFloat16: return ncclFloat16;
-    case DType::kBFloat16: return ncclBfloat16;
-    case DType::kInt32: return ncclInt32;
-    case DType::kInt64: return ncclInt64;
-    case DType::kUint8: return ncclUint8;
-    case DType::kInt8: return ncclInt8;
-    default: SYMNET_THROW << "all-reduce does not support dtype " << t;
+    case DType::kFloat32:
+      return ncclFloat32;
+    case DType::kFloat64:
+      return ncclFloat64;
+    case DType::kFloat16:
+      return ncclFloat16;
+    case DType::kBFloat16:
+      return ncclBfloat16;
+    case DType::kInt32:
+      return ncclInt32;
+    case DType::kInt64:
+      return ncclInt64;
+    case DType::kUint8:
+      return ncclUint8;
+    case DType::kInt8:
+      return ncclInt8;
+    default:
+      SYMNET_THROW << "all-reduce does not support dtype " << t;
   }
 }
 
@@ -55,20 +65,22 @@ void NcclAllReduceSum(const std::vector<std::vector<NDArray>>& per_device) {
   for (const auto& arrays : per_device) {
     const int id = arrays.empty() ? 0 : arrays[0].device().id;
     for (const auto& a : arrays)
-      SYMNET_CHECK(a.device().id == id) << "all-reduce: the arrays of one rank must share one device";
+      SYMNET_CHECK(a.device().id == id)
+          << "all-reduce: the arrays of one rank must share one device";
     for (int d : devices) SYMNET_CHECK(d != id) << "all-reduce: gpu(" << id << ") appears twice";
     devices.push_back(id);
     Resources(id);  // streams exist before the group starts
   }
-  for (const auto& a : per_device[0]) NcclType(a.dtype());  // every dtype is checked before the group opens
+  for (const auto& a : per_device[0])
+    NcclType(a.dtype());  // every dtype is checked before the group opens
   const std::vector<ncclComm_t>& comms = Comms(devices);
   SYMNET_NCCL_CALL(ncclGroupStart());
   try {
     for (size_t r = 0; r < per_device.size(); ++r) {
       cudaStream_t s = Resources(devices[r]).stream;
       for (const auto& a : per_device[r])
-        SYMNET_NCCL_CALL(ncclAllReduce(a.dptr(), a.dptr(), static_cast<size_t>(a.Size()), NcclType(a.dtype()),
-                                       ncclSum, comms[r], s));
+        SYMNET_NCCL_CALL(ncclAllReduce(a.dptr(), a.dptr(), static_cast<size_t>(a.Size()),
+                                       NcclType(a.dtype()), ncclSum, comms[r], s));
     }
   } catch (...) {
     ncclGroupEnd();  // never leave a group open: the next all-reduce would join it

@@ -1,6 +1,5 @@
 /*! \brief nccl_allreduce.h in a build without CUDA: a clear error. */
 #include "nccl_allreduce.h"
-
 #include "symnet/base.h"
 
 namespace symnet {

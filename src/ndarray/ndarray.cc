@@ -119,8 +119,8 @@ void NDArray::Fill(double value) const {
 
 void NDArray::CopyFrom(const NDArray& src) const {
   SYMNET_CHECK(!src.is_none() && !is_none()) << "copy from or to a none array";
-  SYMNET_CHECK_EQ(src.Size(), Size()) << "cannot copy an array of shape " << src.shape()
-                                      << " into one of shape " << shape_;
+  SYMNET_CHECK_EQ(src.Size(), Size())
+      << "cannot copy an array of shape " << src.shape() << " into one of shape " << shape_;
   if (src.dptr() == dptr() && src.dtype() == dtype_) return;
   const Device sd = src.device(), dd = device();
   const size_t n = static_cast<size_t>(Size());

@@ -86,7 +86,8 @@ void WriteArray(Writer* w, const NDArray& a) {
 
 Shape ReadShape(Reader* r, bool int64_dims, int32_t ndim) {
   if (ndim < 0 || ndim > kMaxNDim)
-    r->Fail("shape has " + std::to_string(ndim) + " dimensions; expected 0 to " + std::to_string(kMaxNDim));
+    r->Fail("shape has " + std::to_string(ndim) + " dimensions; expected 0 to " +
+            std::to_string(kMaxNDim));
   Shape s = Shape::Scalar();
   for (int32_t i = 0; i < ndim; ++i) {
     const int64_t d = int64_dims ? r->Get<int64_t>("a dimension") : r->Get<uint32_t>("a dimension");
@@ -149,7 +150,8 @@ NDArray ReadArray(Reader* r) {
 
 }  // namespace
 
-std::string SaveNDArrayList(const std::vector<NDArray>& arrays, const std::vector<std::string>& names) {
+std::string SaveNDArrayList(const std::vector<NDArray>& arrays,
+                            const std::vector<std::string>& names) {
   SYMNET_CHECK(names.empty() || names.size() == arrays.size())
       << "save: " << names.size() << " names for " << arrays.size() << " arrays";
   Writer w;
@@ -173,7 +175,8 @@ void LoadNDArrayList(const std::string& bytes, std::vector<NDArray>* arrays,
   r.Get<uint64_t>("reserved word");
   const uint64_t n = r.Get<uint64_t>("array count");
   // every array takes at least 8 bytes: a count beyond that is damage, not a big file
-  if (n > r.remaining() / 8) r.Fail("array count " + std::to_string(n) + " is impossible for this file");
+  if (n > r.remaining() / 8)
+    r.Fail("array count " + std::to_string(n) + " is impossible for this file");
   arrays->clear();
   for (uint64_t i = 0; i < n; ++i) arrays->push_back(ReadArray(&r));
   names->clear();
@@ -184,7 +187,8 @@ void LoadNDArrayList(const std::string& bytes, std::vector<NDArray>* arrays,
     if (len > r.remaining()) r.Fail("name length " + std::to_string(len) + " exceeds the file");
     names->emplace_back(r.Take(len, "name"), len);
   }
-  if (r.remaining() != 0) r.Fail(std::to_string(r.remaining()) + " unexpected bytes after the names");
+  if (r.remaining() != 0)
+    r.Fail(std::to_string(r.remaining()) + " unexpected bytes after the names");
 }
 
 void SaveNDArrays(const std::string& path, const std::vector<NDArray>& arrays,
@@ -198,10 +202,12 @@ void SaveNDArrays(const std::string& path, const std::vector<NDArray>& arrays,
     f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     SYMNET_CHECK(f.good()) << "failed writing '" << tmp << "'";
   }
-  SYMNET_CHECK(std::rename(tmp.c_str(), path.c_str()) == 0) << "cannot rename '" << tmp << "' to '" << path << "'";
+  SYMNET_CHECK(std::rename(tmp.c_str(), path.c_str()) == 0)
+      << "cannot rename '" << tmp << "' to '" << path << "'";
 }
 
-void LoadNDArrays(const std::string& path, std::vector<NDArray>* arrays, std::vector<std::string>* names) {
+void LoadNDArrays(const std::string& path, std::vector<NDArray>* arrays,
+                  std::vector<std::string>* names) {
   std::ifstream f(path, std::ios::binary);
   SYMNET_CHECK(f.good()) << "cannot open '" << path << "'";
   std::stringstream ss;

@@ -23,8 +23,7 @@ NodeEntry MakeOp(const char* op_name, const std::string& name, std::vector<NodeE
 /*! \brief Sums gradient contributions; one contribution is returned as is. */
 NodeEntry Aggregate(const std::vector<NodeEntry>& parts, const std::string& name) {
   if (parts.size() == 1) return parts[0];
-  return MakeOp("add_n", name + "_sum_grad", parts,
-                {{"num_args", std::to_string(parts.size())}});
+  return MakeOp("add_n", name + "_sum_grad", parts, {{"num_args", std::to_string(parts.size())}});
 }
 
 }  // namespace

@@ -39,9 +39,11 @@ bool SameTypeRule(std::vector<DType>* in, std::vector<DType>* out) {
   for (DType x : *out) TypeTraits::Merge(&t, x);
   if (t == DType::kUnknown) return false;
   for (size_t i = 0; i < in->size(); ++i)
-    if (!TypeTraits::Merge(&(*in)[i], t)) throw InferError{true, static_cast<int>(i), DTypeName(t), DTypeName((*in)[i])};
+    if (!TypeTraits::Merge(&(*in)[i], t))
+      throw InferError{true, static_cast<int>(i), DTypeName(t), DTypeName((*in)[i])};
   for (size_t i = 0; i < out->size(); ++i)
-    if (!TypeTraits::Merge(&(*out)[i], t)) throw InferError{false, static_cast<int>(i), DTypeName(t), DTypeName((*out)[i])};
+    if (!TypeTraits::Merge(&(*out)[i], t))
+      throw InferError{false, static_cast<int>(i), DTypeName(t), DTypeName((*out)[i])};
   return true;
 }
 
@@ -86,8 +88,7 @@ size_t InferAttr(const IndexedGraph& g, std::vector<typename Tr::T>* values) {
     for (const auto& e : info.inputs) in.push_back((*values)[g.entry_id(e)]);
     const uint32_t nout = n.num_outputs();
     for (uint32_t i = 0; i < nout; ++i) out.push_back((*values)[g.entry_id(nid, i)]);
-    const std::string where =
-        "node '" + n.attrs.name + "' (operator " + n.op()->name + ")";
+    const std::string where = "node '" + n.attrs.name + "' (operator " + n.op()->name + ")";
     // A backward node's output i is the gradient of its forward node's input i: same shape and
     // dtype. This is how backward ops get by without rules of their own.
     const bool is_backward = n.op()->attr<TIsBackward>("TIsBackward") && !info.control_deps.empty();

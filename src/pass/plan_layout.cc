@@ -46,7 +46,8 @@ bool CanBeChannelsLast(const Shape& s, DType t) {
 }
 
 /*! \brief The layouts node `nid` asks for, one per slot group (empty: no opinion). */
-std::vector<Layout> AskedLayouts(const IndexedGraph& g, uint32_t nid, const std::vector<Shape>& shapes,
+std::vector<Layout> AskedLayouts(const IndexedGraph& g, uint32_t nid,
+                                 const std::vector<Shape>& shapes,
                                  const std::vector<DType>& types) {
   const Node& n = g.node(nid);
   const auto* f = n.op()->attr<FLayoutPreference>("FLayoutPreference");
@@ -73,8 +74,8 @@ std::vector<std::vector<uint32_t>> SlotGroups(const IndexedGraph& g, uint32_t ni
   for (const auto& group : slots.groups) {
     out.emplace_back();
     for (const auto& slot : group) {
-      const uint32_t e = slot.first ? g.entry_id(nid, slot.second)
-                                    : g.entry_id(g[nid].inputs.at(slot.second));
+      const uint32_t e =
+          slot.first ? g.entry_id(nid, slot.second) : g.entry_id(g[nid].inputs.at(slot.second));
       out.back().push_back(e);
     }
   }
@@ -111,7 +112,8 @@ std::vector<Layout> PlanLayout(const IndexedGraph& g, const std::vector<Shape>& 
   for (uint32_t nid = 0; nid < g.num_nodes(); ++nid) {
     bool prefer = false;
     const auto groups = SlotGroups(g, nid, &prefer);
-    const std::vector<Layout> asked = prefer && !gpu && !nhwc ? AskedLayouts(g, nid, shapes, types) : std::vector<Layout>();
+    const std::vector<Layout> asked =
+        prefer && !gpu && !nhwc ? AskedLayouts(g, nid, shapes, types) : std::vector<Layout>();
     for (size_t k = 0; k < groups.size(); ++k) {
       const auto& group = groups[k];
       for (size_t i = 1; i < group.size(); ++i) uf.Union(group[i], group[0]);
@@ -127,7 +129,8 @@ std::vector<Layout> PlanLayout(const IndexedGraph& g, const std::vector<Shape>& 
   std::vector<int64_t> root_channel_gcd(num_entries, 0);  // gcd of the members' channel counts
   for (uint32_t e = 0; e < num_entries; ++e) {
     const uint32_t r = uf.Find(e);
-    if (CanBeChannelsLast(shapes[e], types[e])) root_channel_gcd[r] = std::gcd(root_channel_gcd[r], shapes[e][1]);
+    if (CanBeChannelsLast(shapes[e], types[e]))
+      root_channel_gcd[r] = std::gcd(root_channel_gcd[r], shapes[e][1]);
     // a member of another dtype (float64, integers) pins its region too: it stays in the
     // default layout, so its ops (a Cast from int8, say) would see mixed layouts otherwise
     const bool plannable_type =
@@ -139,14 +142,16 @@ std::vector<Layout> PlanLayout(const IndexedGraph& g, const std::vector<Shape>& 
   for (uint32_t e = 0; e < num_entries; ++e) {
     const uint32_t r = uf.Find(e);
     if (root_preferred[r] && !root_pinned[r] && CanBeChannelsLast(shapes[e], types[e]))
-      layout[e] = gpu || nhwc ? Layout::kChannelsLast : ChooseRegionLayout(root_votes[r], root_channel_gcd[r]);
+      layout[e] = gpu || nhwc ? Layout::kChannelsLast
+                              : ChooseRegionLayout(root_votes[r], root_channel_gcd[r]);
   }
   return layout;
 }
 
 namespace {
 /*! \brief Which input and output slots of node `nid` its FLayoutSlots cover. */
-void CoveredSlots(const IndexedGraph& g, uint32_t nid, std::vector<bool>* in, std::vector<bool>* out) {
+void CoveredSlots(const IndexedGraph& g, uint32_t nid, std::vector<bool>* in,
+                  std::vector<bool>* out) {
   const Node& n = g.node(nid);
   in->assign(g[nid].inputs.size(), false);
   out->assign(n.num_outputs(), false);

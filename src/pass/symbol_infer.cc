@@ -52,8 +52,9 @@ bool InferForSymbol(const Symbol& sym, const std::map<std::string, T>& known, co
     complete = complete && is_known(v);
     if (out_out) out_out->push_back(v);
   }
-  SYMNET_CHECK(partial || complete) << "cannot infer the " << what << " of every input from those "
-                                    << "given; still unknown: " << (missing.empty() ? "(outputs)" : missing);
+  SYMNET_CHECK(partial || complete)
+      << "cannot infer the " << what << " of every input from those "
+      << "given; still unknown: " << (missing.empty() ? "(outputs)" : missing);
   return complete;
 }
 

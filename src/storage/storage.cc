@@ -1,10 +1,11 @@
 /*! \brief Allocation: aligned CPU memory, or a block of the GPU pool (src/cuda). */
+#include "symnet/storage.h"
+
 #include <atomic>
 #include <cstdlib>
 
 #include "src/device/device_ops.h"
 #include "symnet/base.h"
-#include "symnet/storage.h"
 
 namespace symnet {
 
@@ -22,7 +23,8 @@ StorageChunk::~StorageChunk() {
 }
 
 StoragePtr AllocStorage(size_t bytes, Device dev) {
-  if (dev.type == Device::kGPU) return std::make_shared<StorageChunk>(cuda::DeviceAlloc(bytes, dev.id), bytes, dev);
+  if (dev.type == Device::kGPU)
+    return std::make_shared<StorageChunk>(cuda::DeviceAlloc(bytes, dev.id), bytes, dev);
   // aligned_alloc needs a size that is a multiple of the alignment; 0 bytes still gets a block
   size_t rounded = (bytes + kStorageAlign - 1) / kStorageAlign * kStorageAlign;
   if (rounded == 0) rounded = kStorageAlign;

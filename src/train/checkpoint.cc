@@ -59,12 +59,15 @@ void Trainer::LoadCheckpoint(const std::string& prefix, int epoch, bool load_sta
   auto fill = [&](const std::string& key, const NDArray& dst) {
     auto it = by_name.find(key);
     SYMNET_CHECK(it != by_name.end()) << "checkpoint '" << params << "' has no '" << key << "'";
-    SYMNET_CHECK(it->second.shape() == dst.shape()) << "checkpoint '" << params << "': '" << key << "' has shape "
-                                                    << it->second.shape() << ", the network expects " << dst.shape();
+    SYMNET_CHECK(it->second.shape() == dst.shape())
+        << "checkpoint '" << params << "': '" << key << "' has shape " << it->second.shape()
+        << ", the network expects " << dst.shape();
     dst.CopyFrom(it->second);
   };
-  for (size_t i = 0; i < param_names_.size(); ++i) fill("arg:" + param_names_[i], exec_->arg_arrays()[param_arg_index_[i]]);
-  for (size_t i = 0; i < aux_names_.size(); ++i) fill("aux:" + aux_names_[i], exec_->aux_arrays()[i]);
+  for (size_t i = 0; i < param_names_.size(); ++i)
+    fill("arg:" + param_names_[i], exec_->arg_arrays()[param_arg_index_[i]]);
+  for (size_t i = 0; i < aux_names_.size(); ++i)
+    fill("aux:" + aux_names_[i], exec_->aux_arrays()[i]);
   if (!load_states) return;
 
   const std::string states = EpochPath(prefix, epoch, ".states");
@@ -72,7 +75,8 @@ void Trainer::LoadCheckpoint(const std::string& prefix, int epoch, bool load_sta
   for (size_t i = 0; i < param_names_.size(); ++i) {
     if (moms_[i].is_none()) continue;
     auto it = st.states.find(static_cast<int64_t>(i));
-    const NDArray* saved = it == st.states.end() || it->second.parts.empty() ? nullptr : &it->second.parts[0];
+    const NDArray* saved =
+        it == st.states.end() || it->second.parts.empty() ? nullptr : &it->second.parts[0];
     if (!saved || saved->is_none()) {
       moms_[i].Fill(0.0);  // no momentum saved for it (e.g. saved without momentum)
       continue;

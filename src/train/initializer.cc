@@ -13,7 +13,8 @@ namespace train {
 namespace {
 
 bool EndsWith(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 /*! \brief The initializer name of an __init__ attribute such as ["zero", {}] or "one". */
@@ -47,7 +48,7 @@ void InitParameter(const std::string& name, const std::map<std::string, std::str
       return;
     }
     SYMNET_THROW << "parameter '" << name << "': __init__ '" << it->second
-                     << "' is not supported by the C++ initializer (zero or one expected)";
+                 << "' is not supported by the C++ initializer (zero or one expected)";
   }
   if (EndsWith(name, "weight")) {
     // He-normal: Xavier(rnd_type=gaussian, factor_type=in, magnitude=2), fan_in = in * kernel
@@ -63,7 +64,7 @@ void InitParameter(const std::string& name, const std::map<std::string, std::str
     arr.Fill(1.0);
   } else {
     SYMNET_THROW << "cannot initialize parameter '" << name << "': its name does not end in "
-                     << "weight, bias, gamma, beta, moving_mean or moving_var";
+                 << "weight, bias, gamma, beta, moving_mean or moving_var";
   }
 }
 

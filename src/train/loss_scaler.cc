@@ -6,10 +6,10 @@
 #include <algorithm>
 #include <string>
 
+#include "src/train/loss_scaler_json.h"
 #include "symnet/base.h"
 #include "symnet/imperative.h"
 #include "symnet/train.h"
-#include "src/train/loss_scaler_json.h"
 
 namespace symnet {
 namespace train {
@@ -18,7 +18,8 @@ void LossScaler::Validate() const {
   SYMNET_CHECK(min_scale > 0 && min_scale <= max_scale)
       << "LossScaler: min_scale " << min_scale << " must be > 0 and <= max_scale " << max_scale;
   SYMNET_CHECK(scale >= min_scale && scale <= max_scale)
-      << "LossScaler: the scale " << scale << " is outside [" << min_scale << ", " << max_scale << "]";
+      << "LossScaler: the scale " << scale << " is outside [" << min_scale << ", " << max_scale
+      << "]";
   SYMNET_CHECK(factor > 1) << "LossScaler: scale_factor must be > 1, got " << factor;
   SYMNET_CHECK(window >= 1) << "LossScaler: scale_window must be >= 1, got " << window;
 }
@@ -42,7 +43,8 @@ bool LossScaler::HasOverflow(const std::vector<NDArray>& grads) {
   for (const auto& g : grads)
     if (!g.is_none()) present.push_back(g);
   if (present.empty()) return false;
-  const NDArray flag = Invoke("multi_all_finite", {{"num_arrays", std::to_string(present.size())}}, present)[0];
+  const NDArray flag =
+      Invoke("multi_all_finite", {{"num_arrays", std::to_string(present.size())}}, present)[0];
   return flag.GetDouble(0) == 0.0;
 }
 
@@ -71,8 +73,8 @@ namespace {
 double NumberField(const json::Value& obj, const char* key, double fallback) {
   const json::Value* f = obj.Find(key);
   if (!f) return fallback;
-  SYMNET_CHECK(f->kind == json::Value::kNumber)
-      << "loss scaler state: '" << key << "' is a " << json::KindName(f->kind) << ", expected a number";
+  SYMNET_CHECK(f->kind == json::Value::kNumber) << "loss scaler state: '" << key << "' is a "
+                                                << json::KindName(f->kind) << ", expected a number";
   return f->number;
 }
 
@@ -92,7 +94,8 @@ void LossScalerFromValue(const json::Value& v, LossScaler* out) {
   s.max_scale = NumberField(v, "max_scale", s.max_scale);
   if (const json::Value* d = v.Find("dynamic")) {
     SYMNET_CHECK(d->kind == json::Value::kBool)
-        << "loss scaler state: 'dynamic' is a " << json::KindName(d->kind) << ", expected true or false";
+        << "loss scaler state: 'dynamic' is a " << json::KindName(d->kind)
+        << ", expected true or false";
     s.dynamic = d->boolean;
   }
   s.Validate();

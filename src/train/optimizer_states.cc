@@ -35,11 +35,13 @@ int64_t IndexKey(const std::string& key, const std::string& path) {
   return v;
 }
 
-const json::Value& Field(const json::Value& obj, const char* key, json::Value::Kind kind, const std::string& path) {
+const json::Value& Field(const json::Value& obj, const char* key, json::Value::Kind kind,
+                         const std::string& path) {
   const json::Value* f = obj.Find(key);
   SYMNET_CHECK(f) << "optimizer state '" << path << "': the meta record has no '" << key << "'";
   SYMNET_CHECK(f->kind == kind) << "optimizer state '" << path << "': '" << key << "' is a "
-                                << json::KindName(f->kind) << ", expected a " << json::KindName(kind);
+                                << json::KindName(f->kind) << ", expected a "
+                                << json::KindName(kind);
   return *f;
 }
 
@@ -69,8 +71,8 @@ void SaveOptimizerStates(const std::string& path, const OptimizerStates& st) {
   meta.Set("layout", std::move(layout));
   meta.Set("loss_scaler", st.has_loss_scaler ? LossScalerToValue(st.loss_scaler) : json::Value());
   const std::string text = json::Write(meta);
-  arrays.push_back(NDArray::FromBuffer(text.data(), Shape{static_cast<int64_t>(text.size())}, DType::kUint8,
-                                       DType::kUint8));
+  arrays.push_back(NDArray::FromBuffer(text.data(), Shape{static_cast<int64_t>(text.size())},
+                                       DType::kUint8, DType::kUint8));
   names.push_back("meta");
   SaveNDArrays(path, arrays, names);
 }
@@ -87,8 +89,8 @@ OptimizerStates LoadOptimizerStates(const std::string& path) {
       continue;
     }
     SYMNET_CHECK(arrays[i].dtype() == DType::kUint8 && arrays[i].shape().ndim() == 1)
-        << "optimizer state '" << path << "': 'meta' must be a 1-D uint8 array, got " << DTypeName(arrays[i].dtype())
-        << " " << arrays[i].shape();
+        << "optimizer state '" << path << "': 'meta' must be a 1-D uint8 array, got "
+        << DTypeName(arrays[i].dtype()) << " " << arrays[i].shape();
     text.resize(static_cast<size_t>(arrays[i].Size()));
     if (!text.empty()) arrays[i].CopyToBuffer(&text[0], DType::kUint8);
   }
@@ -97,25 +99,30 @@ OptimizerStates LoadOptimizerStates(const std::string& path) {
   try {
     meta = json::Parse(text);
   } catch (const Error& e) {
-    SYMNET_THROW << "optimizer state '" << path << "': the meta record is not valid JSON: " << e.what();
+    SYMNET_THROW << "optimizer state '" << path
+                 << "': the meta record is not valid JSON: " << e.what();
   }
-  SYMNET_CHECK(meta.kind == json::Value::kObject) << "optimizer state '" << path << "': meta is not a JSON object";
+  SYMNET_CHECK(meta.kind == json::Value::kObject)
+      << "optimizer state '" << path << "': meta is not a JSON object";
   OptimizerStates st;
-  st.num_update = static_cast<int64_t>(Field(meta, "num_update", json::Value::kNumber, path).number);
+  st.num_update =
+      static_cast<int64_t>(Field(meta, "num_update", json::Value::kNumber, path).number);
   for (const auto& kv : Field(meta, "index_update_count", json::Value::kObject, path).object) {
     SYMNET_CHECK(kv.second.kind == json::Value::kNumber)
-        << "optimizer state '" << path << "': the update count of '" << kv.first << "' is not a number";
+        << "optimizer state '" << path << "': the update count of '" << kv.first
+        << "' is not a number";
     st.index_update_count[IndexKey(kv.first, path)] = static_cast<int64_t>(kv.second.number);
   }
   for (const auto& kv : Field(meta, "layout", json::Value::kObject, path).object) {
     const int64_t index = IndexKey(kv.first, path);
     const json::Value& present = kv.second;
     SYMNET_CHECK(present.kind == json::Value::kArray && !present.array.empty())
-        << "optimizer state '" << path << "': the layout of '" << kv.first << "' must be a non-empty array";
+        << "optimizer state '" << path << "': the layout of '" << kv.first
+        << "' must be a non-empty array";
     for (const auto& p : present.array)
       SYMNET_CHECK(p.kind == json::Value::kBool)
-          << "optimizer state '" << path << "': the layout of '" << kv.first << "' holds a " << json::KindName(p.kind)
-          << ", expected true or false";
+          << "optimizer state '" << path << "': the layout of '" << kv.first << "' holds a "
+          << json::KindName(p.kind) << ", expected true or false";
     OptimizerStates::Entry e;
     e.is_tuple = present.array.back().boolean;
     for (size_t j = 0; j + 1 < present.array.size(); ++j) {
@@ -124,8 +131,8 @@ OptimizerStates LoadOptimizerStates(const std::string& path) {
         continue;
       }
       auto it = by_name.find(PartName(index, j));
-      SYMNET_CHECK(it != by_name.end()) << "optimizer state '" << path << "' has no array '" << PartName(index, j)
-                                        << "' although its layout lists it";
+      SYMNET_CHECK(it != by_name.end()) << "optimizer state '" << path << "' has no array '"
+                                        << PartName(index, j) << "' although its layout lists it";
       e.parts.push_back(it->second);
     }
     st.states[index] = std::move(e);

@@ -37,7 +37,8 @@ std::string Tuple(const std::vector<double>& v) {
 
 }  // namespace
 
-Trainer::Trainer(const Symbol& net, const TrainerOptions& options) : original_(net), options_(options) {
+Trainer::Trainer(const Symbol& net, const TrainerOptions& options)
+    : original_(net), options_(options) {
   std::vector<std::string> inputs = options.data_names;
   inputs.insert(inputs.end(), options.label_names.begin(), options.label_names.end());
   const std::set<std::string> input_set(inputs.begin(), inputs.end());
@@ -56,20 +57,23 @@ Trainer::Trainer(const Symbol& net, const TrainerOptions& options) : original_(n
   for (const auto& in : inputs) {
     SYMNET_CHECK(std::find(arg_names_.begin(), arg_names_.end(), in) != arg_names_.end())
         << "Trainer: input '" << in << "' is not an argument of the network";
-    SYMNET_CHECK(options.input_shapes.count(in)) << "Trainer: no shape given for input '" << in << "'";
+    SYMNET_CHECK(options.input_shapes.count(in))
+        << "Trainer: no shape given for input '" << in << "'";
   }
   std::map<std::string, GradReq> reqs;
   for (const auto& n : original_.ListArguments()) {  // the Python Module's parameter order
     if (input_set.count(n)) continue;
     param_names_.push_back(n);
-    param_arg_index_.push_back(static_cast<int>(std::find(arg_names_.begin(), arg_names_.end(), n) - arg_names_.begin()));
+    param_arg_index_.push_back(
+        static_cast<int>(std::find(arg_names_.begin(), arg_names_.end(), n) - arg_names_.begin()));
   }
   for (const auto& n : arg_names_) reqs[n] = input_set.count(n) ? GradReq::kNull : GradReq::kWrite;
-  exec_ = Executor::SimpleBind(bound, options.device, options.input_shapes, options.input_dtypes, reqs,
-                               GradReq::kWrite, options.bind);
+  exec_ = Executor::SimpleBind(bound, options.device, options.input_shapes, options.input_dtypes,
+                               reqs, GradReq::kWrite, options.bind);
   for (int idx : param_arg_index_) {
     const NDArray& w = exec_->arg_arrays()[idx];
-    moms_.push_back(options.momentum != 0.0 ? NDArray::Zeros(w.shape(), w.device(), w.dtype()) : NDArray());
+    moms_.push_back(options.momentum != 0.0 ? NDArray::Zeros(w.shape(), w.device(), w.dtype())
+                                            : NDArray());
   }
 }
 
@@ -81,7 +85,8 @@ void Trainer::InitParams(uint64_t seed) {
     return it == attrs.end() ? std::map<std::string, std::string>{} : it->second;
   };
   for (size_t i = 0; i < param_names_.size(); ++i)
-    InitParameter(param_names_[i], attrs_of(param_names_[i]), exec_->arg_arrays()[param_arg_index_[i]], &rng);
+    InitParameter(param_names_[i], attrs_of(param_names_[i]),
+                  exec_->arg_arrays()[param_arg_index_[i]], &rng);
   for (size_t i = 0; i < aux_names_.size(); ++i)
     InitParameter(aux_names_[i], attrs_of(aux_names_[i]), exec_->aux_arrays()[i], &rng);
 }
@@ -90,8 +95,9 @@ bool Trainer::Step(const std::vector<NDArray>& inputs) {
   const size_t n_in = options_.data_names.size() + options_.label_names.size();
   SYMNET_CHECK_EQ(inputs.size(), n_in) << "Trainer::Step takes the data then the label arrays";
   for (size_t i = 0; i < n_in; ++i) {
-    const std::string& name = i < options_.data_names.size() ? options_.data_names[i]
-                                                              : options_.label_names[i - options_.data_names.size()];
+    const std::string& name = i < options_.data_names.size()
+                                  ? options_.data_names[i]
+                                  : options_.label_names[i - options_.data_names.size()];
     const size_t idx = std::find(arg_names_.begin(), arg_names_.end(), name) - arg_names_.begin();
     exec_->arg_arrays()[idx].CopyFrom(inputs[i]);
   }
@@ -130,7 +136,8 @@ void Trainer::Update(double grad_scale) {
       lrs.push_back(lr);
       wds.push_back(Decayed(param_names_[i]) ? options_.wd : 0.0);
     }
-    std::map<std::string, std::string> p{{"lrs", Tuple(lrs)}, {"wds", Tuple(wds)},
+    std::map<std::string, std::string> p{{"lrs", Tuple(lrs)},
+                                         {"wds", Tuple(wds)},
                                          {"rescale_grad", FormatParam(rescale)},
                                          {"num_weights", std::to_string(end - start)}};
     if (mom) p["momentum"] = FormatParam(options_.momentum);
@@ -140,9 +147,11 @@ void Trainer::Update(double grad_scale) {
 }
 
 const std::vector<NDArray>& Trainer::Predict(const std::vector<NDArray>& data) {
-  SYMNET_CHECK_EQ(data.size(), options_.data_names.size()) << "Trainer::Predict takes the data arrays";
+  SYMNET_CHECK_EQ(data.size(), options_.data_names.size())
+      << "Trainer::Predict takes the data arrays";
   for (size_t i = 0; i < data.size(); ++i) {
-    const size_t idx = std::find(arg_names_.begin(), arg_names_.end(), options_.data_names[i]) - arg_names_.begin();
+    const size_t idx = std::find(arg_names_.begin(), arg_names_.end(), options_.data_names[i]) -
+                       arg_names_.begin();
     exec_->arg_arrays()[idx].CopyFrom(data[i]);
   }
   exec_->Forward(false);

@@ -86,7 +86,8 @@ inline void CheckGradient(const Symbol& sym, const std::map<std::string, Shape>&
       const double fm = objective();
       p[j] = old;
       const double numeric = (fp - fm) / (2 * eps);
-      EXPECT_NEAR(symbolic[j], numeric, atol + rtol * std::fabs(numeric)) << name << "[" << j << "]";
+      EXPECT_NEAR(symbolic[j], numeric, atol + rtol * std::fabs(numeric))
+          << name << "[" << j << "]";
     }
   }
 }

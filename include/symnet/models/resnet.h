@@ -8,8 +8,8 @@ namespace symnet {
 namespace models {
 
 struct ResNetOptions {
-  int num_layers = 50;           // 18, 34, 50, 101, 152
-  std::string version = "1.5";   // "1": stride in the first 1x1 conv; "1.5": in the 3x3 conv
+  int num_layers = 50;          // 18, 34, 50, 101, 152
+  std::string version = "1.5";  // "1": stride in the first 1x1 conv; "1.5": in the 3x3 conv
   int num_classes = 1000;
   Shape image_shape{3, 224, 224};  // (C, H, W); H <= 32 uses a 3x3 stem without max pooling
   double bn_momentum = 0.9;

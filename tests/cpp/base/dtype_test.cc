@@ -1,11 +1,11 @@
 /*! \brief DType flags, names, sizes and 16-bit conversions against reference bit patterns. */
+#include "symnet/dtype.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
 #include <random>
-
-#include "symnet/dtype.h"
 
 namespace symnet {
 namespace {

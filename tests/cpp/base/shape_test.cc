@@ -1,7 +1,7 @@
 /*! \brief Shape parsing (MXNet tuple syntax), printing, size and merging. */
-#include <gtest/gtest.h>
-
 #include "symnet/shape.h"
+
+#include <gtest/gtest.h>
 
 namespace symnet {
 namespace {

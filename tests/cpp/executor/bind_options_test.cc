@@ -43,7 +43,8 @@ TEST(BindOptions, BadValuesAreNamed) {
   BindOptions o;
   o.layout = "NCHWc";
   try {
-    Executor::SimpleBind(ConvNet(), Device::CPU(), {{"data", Shape{2, 16, 6, 6}}}, {}, {}, GradReq::kWrite, o);
+    Executor::SimpleBind(ConvNet(), Device::CPU(), {{"data", Shape{2, 16, 6, 6}}}, {}, {},
+                         GradReq::kWrite, o);
     FAIL() << "bound with layout NCHWc";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("layout='NCHWc'"), std::string::npos) << e.what();
@@ -62,10 +63,12 @@ TEST(BindOptions, ConvWorkspaceLimitIsTheAttributeWithinTheCap) {
   EXPECT_EQ(ops::ConvWorkspaceLimit(param({}), 1024 * MiB), 1024 * MiB);  // MXNet's default 1024
   EXPECT_EQ(ops::ConvWorkspaceLimit(param({{"workspace", "256"}}), 1024 * MiB), 256 * MiB);
   EXPECT_EQ(ops::ConvWorkspaceLimit(param({{"workspace", "256"}}), 64 * MiB), 64 * MiB);
-  EXPECT_EQ(ops::ConvWorkspaceLimit(param({{"workspace", "256"}, {"cudnn_tune", "limited_workspace"}}), 4096 * MiB),
+  EXPECT_EQ(ops::ConvWorkspaceLimit(
+                param({{"workspace", "256"}, {"cudnn_tune", "limited_workspace"}}), 4096 * MiB),
             256 * MiB);
-  EXPECT_EQ(ops::ConvWorkspaceLimit(param({{"workspace", "256"}, {"cudnn_tune", "fastest"}}), 4096 * MiB),
-            4096 * MiB);
+  EXPECT_EQ(
+      ops::ConvWorkspaceLimit(param({{"workspace", "256"}, {"cudnn_tune", "fastest"}}), 4096 * MiB),
+      4096 * MiB);
   EXPECT_EQ(ops::ConvWorkspaceLimit(param({{"cudnn_tune", "off"}}), 2048 * MiB), 1024 * MiB);
 }
 

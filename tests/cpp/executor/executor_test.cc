@@ -48,8 +48,8 @@ TEST(Executor, MLPTrainingReducesLoss) {
 
 TEST(Executor, GradReqNullAndAdd) {
   auto net = test::SmallMLP(8, 3);
-  std::map<std::string, GradReq> reqs{{"data", GradReq::kNull}, {"softmax_label", GradReq::kNull},
-                                      {"fc1_bias", GradReq::kAdd}};
+  std::map<std::string, GradReq> reqs{
+      {"data", GradReq::kNull}, {"softmax_label", GradReq::kNull}, {"fc1_bias", GradReq::kAdd}};
   auto exe = Executor::SimpleBind(net, Device::CPU(), {{"data", Shape{4, 5}}}, {}, reqs);
   EXPECT_TRUE(exe->grad_arrays()[0].is_none());
   for (size_t i = 0; i < exe->arg_arrays().size(); ++i) {

@@ -58,7 +58,8 @@ TEST(GPU, MissingDeviceIsAClearError) {
     NDArray a({2}, Device::GPU(NumGPUs()));
     FAIL() << "allocating on a device that does not exist should fail";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("gpu(" + std::to_string(NumGPUs()) + ")"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("gpu(" + std::to_string(NumGPUs()) + ")"),
+              std::string::npos);
   }
 }
 
@@ -66,13 +67,16 @@ TEST(GPU, OpsMatchTheCPU) {
   SKIP_WITHOUT_GPU();
   const auto host = Ramp(6 * 8);
   NDArray xc = NDArray::FromBuffer(host.data(), {6, 8}, DType::kFloat32, DType::kFloat32);
-  NDArray xg = NDArray::FromBuffer(host.data(), {6, 8}, DType::kFloat32, DType::kFloat32, Device::GPU(0));
+  NDArray xg =
+      NDArray::FromBuffer(host.data(), {6, 8}, DType::kFloat32, DType::kFloat32, Device::GPU(0));
   for (const char* op : {"sigmoid", "relu", "softmax", "exp"}) {
     NDArray a = Invoke(op, {}, {xc})[0], b = Invoke(op, {}, {xg})[0];
-    for (int64_t i = 0; i < a.Size(); ++i) EXPECT_NEAR(a.GetDouble(i), b.GetDouble(i), 1e-5) << op << " at " << i;
+    for (int64_t i = 0; i < a.Size(); ++i)
+      EXPECT_NEAR(a.GetDouble(i), b.GetDouble(i), 1e-5) << op << " at " << i;
   }
   NDArray w = NDArray::FromBuffer(host.data(), {5, 8}, DType::kFloat32, DType::kFloat32);
-  NDArray wg = NDArray::FromBuffer(host.data(), {5, 8}, DType::kFloat32, DType::kFloat32, Device::GPU(0));
+  NDArray wg =
+      NDArray::FromBuffer(host.data(), {5, 8}, DType::kFloat32, DType::kFloat32, Device::GPU(0));
   NDArray a = Invoke("FullyConnected", {{"num_hidden", "5"}, {"no_bias", "True"}}, {xc, w})[0];
   NDArray b = Invoke("FullyConnected", {{"num_hidden", "5"}, {"no_bias", "True"}}, {xg, wg})[0];
   for (int64_t i = 0; i < a.Size(); ++i) EXPECT_NEAR(a.GetDouble(i), b.GetDouble(i), 1e-4) << i;

@@ -1,9 +1,9 @@
 /*! \brief NDArray creation, views sharing memory, conversion and error messages. */
+#include "symnet/ndarray.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
-
-#include "symnet/ndarray.h"
 
 namespace symnet {
 namespace {

@@ -24,7 +24,8 @@
 namespace symnet {
 namespace {
 
-/*! \brief Skips when this run is capped to a level (SYMNET_TEST_ISA) that the CPU does not reach. */
+/*! \brief Skips when this run is capped to a level (SYMNET_TEST_ISA) that the CPU does not reach.
+ */
 bool LevelReached(std::string* why) {
   const char* want = std::getenv("SYMNET_TEST_ISA");
   if (!want) return true;  // uncapped: the CPU's own level
@@ -45,7 +46,8 @@ std::vector<std::string> ResNet50Primitives(bool amp_bf16, bool train) {
   }
   ClearDnnlPrimitivesCreated();
   // as in training: gradients for the parameters, none for the data and labels
-  auto exe = Executor::SimpleBind(net, Device::CPU(), {{"data", Shape{2, 3, 224, 224}}, {"softmax_label", Shape{2}}},
+  auto exe = Executor::SimpleBind(net, Device::CPU(),
+                                  {{"data", Shape{2, 3, 224, 224}}, {"softmax_label", Shape{2}}},
                                   {}, {{"data", GradReq::kNull}, {"softmax_label", GradReq::kNull}},
                                   train ? GradReq::kWrite : GradReq::kNull);
   exe->Forward(train);
@@ -64,7 +66,8 @@ void ExpectNoReference(bool amp_bf16, bool train) {
   const std::string all = Join(prims);
   ASSERT_FALSE(prims.empty()) << "no oneDNN primitive was recorded: the check would prove nothing";
   auto has = [&](const std::string& kind) {
-    return std::any_of(prims.begin(), prims.end(), [&](const std::string& p) { return p.rfind(kind + ":", 0) == 0; });
+    return std::any_of(prims.begin(), prims.end(),
+                       [&](const std::string& p) { return p.rfind(kind + ":", 0) == 0; });
   };
   EXPECT_TRUE(has("convolution forward")) << all;
   EXPECT_TRUE(has("batch normalization forward")) << all;
@@ -76,9 +79,11 @@ void ExpectNoReference(bool amp_bf16, bool train) {
   }
   for (const auto& p : prims)
     EXPECT_EQ(p.find("ref"), std::string::npos)
-        << "reference kernel at ISA " << DnnlCpuIsa() << ": " << p << "\nall primitives:\n" << all;
-  std::printf("ISA %s, %s %s: %zu primitives\n%s", DnnlCpuIsa().c_str(), amp_bf16 ? "AMP bfloat16" : "float32",
-              train ? "training" : "inference", prims.size(), all.c_str());
+        << "reference kernel at ISA " << DnnlCpuIsa() << ": " << p << "\nall primitives:\n"
+        << all;
+  std::printf("ISA %s, %s %s: %zu primitives\n%s", DnnlCpuIsa().c_str(),
+              amp_bf16 ? "AMP bfloat16" : "float32", train ? "training" : "inference", prims.size(),
+              all.c_str());
 }
 
 TEST(DnnlNoReference, ResNet50Float32Training) {

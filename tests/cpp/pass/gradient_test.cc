@@ -37,7 +37,8 @@ TEST(Gradient, FiniteDifferencesThroughAnMLP) {
   auto y = op::FullyConnected(h, 3, "fc2") * h.GetInternals()["fc1_output"].GetChildren()[0];
   // y uses data twice (directly and through the layers): gradients must add up
   auto out = op::sum(op::FullyConnected(y, 2, "fc3"), Shape{1});
-  test::CheckGradient(out, {{"data", Shape{4, 3}}}, {"data", "fc1_weight", "fc2_bias", "fc3_weight"});
+  test::CheckGradient(out, {{"data", Shape{4, 3}}},
+                      {"data", "fc1_weight", "fc2_bias", "fc3_weight"});
 }
 
 }  // namespace

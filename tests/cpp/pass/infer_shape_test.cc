@@ -9,8 +9,11 @@ namespace {
 TEST(InferShape, MismatchNamesNodeArgumentAndBothShapes) {
   auto data = Symbol::Variable("data");
   auto weight = Symbol::Variable("fc_weight", Shape{10, 63});
-  auto fc = Operator("FullyConnected").SetParam("num_hidden", 10).SetInput("data", data)
-                .SetInput("weight", weight).CreateSymbol("fc");
+  auto fc = Operator("FullyConnected")
+                .SetParam("num_hidden", 10)
+                .SetInput("data", data)
+                .SetInput("weight", weight)
+                .CreateSymbol("fc");
   try {
     std::vector<Shape> a, o, x;
     fc.InferShape({{"data", Shape{32, 64}}}, &a, &o, &x);

@@ -15,12 +15,19 @@ struct SmallCNN {
   Symbol conv, pool, net;
   explicit SmallCNN(int channels) {
     Symbol data = Symbol::Variable("data");
-    conv = Operator("Convolution").SetParam("kernel", "(3, 3)").SetParam("pad", "(1, 1)")
-               .SetParam("num_filter", channels).SetInput("data", data).CreateSymbol("conv");
+    conv = Operator("Convolution")
+               .SetParam("kernel", "(3, 3)")
+               .SetParam("pad", "(1, 1)")
+               .SetParam("num_filter", channels)
+               .SetInput("data", data)
+               .CreateSymbol("conv");
     Symbol bn = Operator("BatchNorm").SetInput("data", conv).CreateSymbol("bn");
     Symbol act = op::Activation(bn, "relu", "relu");
-    pool = Operator("Pooling").SetParam("kernel", "(2, 2)").SetParam("stride", "(2, 2)")
-               .SetInput("data", act).CreateSymbol("pool");
+    pool = Operator("Pooling")
+               .SetParam("kernel", "(2, 2)")
+               .SetParam("stride", "(2, 2)")
+               .SetInput("data", act)
+               .CreateSymbol("pool");
     net = op::FullyConnected(pool, 10, "fc");
   }
 };

@@ -62,7 +62,8 @@ void ExpectNoConflicts(const PlannedGraph& p) {
   for (uint32_t s = 0; s < p.order.size(); ++s) {
     const uint32_t nid = p.order[s];
     for (uint32_t i = 0; i < g.node(nid).num_outputs(); ++i) def[g.entry_id(nid, i)] = s;
-    for (const auto& in : g[nid].inputs) last[g.entry_id(in)] = std::max<int64_t>(last[g.entry_id(in)], s);
+    for (const auto& in : g[nid].inputs)
+      last[g.entry_id(in)] = std::max<int64_t>(last[g.entry_id(in)], s);
   }
   for (size_t e = 0; e < n; ++e) {
     if (p.keep[e]) last[e] = static_cast<int64_t>(p.order.size());

@@ -8,16 +8,16 @@
 namespace symnet {
 namespace {
 
-using train::LRScheduler;
 using train::LossScaler;
+using train::LRScheduler;
 
 TEST(LRScheduler, WarmupCosineAndMultiFactor) {
   LRScheduler cos;
   cos.kind = LRScheduler::kCosine;
   cos.base_lr = 0.4, cos.max_update = 110, cos.warmup_steps = 10, cos.warmup_begin_lr = 0.0;
-  EXPECT_DOUBLE_EQ(cos(5), 0.2);                               // half-way through the warmup
-  EXPECT_DOUBLE_EQ(cos(10), 0.4);                              // cosine starts at base_lr
-  EXPECT_NEAR(cos(60), 0.2, 1e-12);                            // half of the cosine
+  EXPECT_DOUBLE_EQ(cos(5), 0.2);     // half-way through the warmup
+  EXPECT_DOUBLE_EQ(cos(10), 0.4);    // cosine starts at base_lr
+  EXPECT_NEAR(cos(60), 0.2, 1e-12);  // half of the cosine
   EXPECT_DOUBLE_EQ(cos(110), 0.0);
   LRScheduler step;
   step.kind = LRScheduler::kMultiFactor;
@@ -63,8 +63,8 @@ TEST(LossScaler, CheckStepSkipsOnInfOrNanAndReturnsTheScaleTheGradientsCarry) {
   ok.Fill(1.0);
   inf.Fill(std::numeric_limits<double>::infinity());
   EXPECT_EQ(s.CheckStep({ok, NDArray()}), 65536.0);  // clean: the update divides this out
-  EXPECT_EQ(s.scale, 131072.0);                       // and the scale grew after its window
-  EXPECT_EQ(s.CheckStep({ok, inf}), 0.0);             // overflow: skip
+  EXPECT_EQ(s.scale, 131072.0);                      // and the scale grew after its window
+  EXPECT_EQ(s.CheckStep({ok, inf}), 0.0);            // overflow: skip
   EXPECT_EQ(s.scale, 65536.0);
   NDArray nan(Shape{2});
   nan.Fill(std::numeric_limits<double>::quiet_NaN());
@@ -96,7 +96,8 @@ TEST(OptimizerStates, RoundTripWithTuplesMissingPartsAndAScaler) {
   st.num_update = 9;
   st.index_update_count = {{0, 9}, {3, 4}};
   st.states[0].parts = {NDArray::FromBuffer(m0, Shape{3}, DType::kFloat32, DType::kFloat32)};
-  st.states[3].parts = {NDArray(), NDArray::FromBuffer(w1, Shape{2}, DType::kFloat32, DType::kFloat32)};
+  st.states[3].parts = {NDArray(),
+                        NDArray::FromBuffer(w1, Shape{2}, DType::kFloat32, DType::kFloat32)};
   st.states[3].is_tuple = true;
   st.has_loss_scaler = true;
   st.loss_scaler.scale = 512.0;
@@ -120,8 +121,9 @@ TEST(OptimizerStates, RoundTripWithTuplesMissingPartsAndAScaler) {
 TEST(OptimizerStates, ABrokenMetaRecordIsAClearError) {
   const std::string path = ::testing::TempDir() + "symnet_states_broken.states";
   auto save_meta = [&](const std::string& text) {
-    SaveNDArrays(path, {NDArray::FromBuffer(text.data(), Shape{static_cast<int64_t>(text.size())}, DType::kUint8,
-                                            DType::kUint8)},
+    SaveNDArrays(path,
+                 {NDArray::FromBuffer(text.data(), Shape{static_cast<int64_t>(text.size())},
+                                      DType::kUint8, DType::kUint8)},
                  {"meta"});
   };
   auto message = [&]() {
@@ -216,10 +218,12 @@ TEST_P(TrainerLearns, SmallMlpReachesHighAccuracy) {
   } else {
     EXPECT_EQ(tr.num_skipped(), 0);  // bfloat16 has float32's range
   }
-  if (!GetParam().empty()) EXPECT_NE(tr.executor().symbol().ToJSON().find("amp_cast"), std::string::npos);
+  if (!GetParam().empty())
+    EXPECT_NE(tr.executor().symbol().ToJSON().find("amp_cast"), std::string::npos);
 }
 
-INSTANTIATE_TEST_SUITE_P(Float32AndAmp, TrainerLearns, ::testing::Values("", "bfloat16", "float16"));
+INSTANTIATE_TEST_SUITE_P(Float32AndAmp, TrainerLearns,
+                         ::testing::Values("", "bfloat16", "float16"));
 
 TEST(Trainer, OverflowSkipsTheWholeUpdateAndHalvesTheScale) {
   train::Trainer tr(test::SmallMLP(16, 4), MlpOptions("bfloat16"));
@@ -258,10 +262,12 @@ TEST(Trainer, CheckpointResumeIsBitIdentical) {
     SCOPED_TRACE(n);
     const auto& args = full.executor().symbol().ListArguments();
     const size_t idx = std::find(args.begin(), args.end(), n) - args.begin();
-    EXPECT_EQ(test::ToVector(full.executor().arg_arrays()[idx]), test::ToVector(resumed.executor().arg_arrays()[idx]));
+    EXPECT_EQ(test::ToVector(full.executor().arg_arrays()[idx]),
+              test::ToVector(resumed.executor().arg_arrays()[idx]));
   }
   EXPECT_THROW(resumed.LoadCheckpoint(prefix, 7, false), Error);  // no such file: a clear error
-  for (const char* ext : {"-symbol.json", "-0001.params", "-0001.states"}) std::remove((prefix + ext).c_str());
+  for (const char* ext : {"-symbol.json", "-0001.params", "-0001.states"})
+    std::remove((prefix + ext).c_str());
 }
 
 }  // namespace
