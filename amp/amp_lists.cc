@@ -21,7 +21,10 @@ const std::vector<std::string> kFP32Ops = {
     "softmax", "log_softmax", "SoftmaxOutput", "LinearRegressionOutput", "softmax_cross_entropy",
     "sum", "mean",
     // exponentials, logarithms and reciprocals leave 16-bit range or precision quickly
-    "exp", "expm1", "log", "log1p", "rsqrt", "reciprocal"};
+    "exp", "expm1", "log", "log1p", "rsqrt", "reciprocal", "log2", "log10", "cbrt", "rcbrt",
+    // trigonometric and hyperbolic functions need float32's precision in their arguments
+    "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "arcsinh", "arccosh",
+    "arctanh", "erf"};
 
 const std::vector<std::string> kWidestOps = {"elemwise_add",  "elemwise_sub",  "elemwise_mul",
                                              "elemwise_div",  "broadcast_add", "broadcast_sub",
@@ -30,9 +33,9 @@ const std::vector<std::string> kWidestOps = {"elemwise_add",  "elemwise_sub",  "
 const std::vector<std::string> kNeutralOps = {
     // element-wise and shape ops: they do what the dtype in front of them does
     "_copy", "BlockGrad", "zeros_like", "ones_like", "negative", "relu", "tanh", "sqrt", "abs",
-    "clip", "_plus_scalar", "_minus_scalar", "_rminus_scalar", "_mul_scalar", "_div_scalar",
-    "_rdiv_scalar", "Flatten", "Reshape", "transpose", "Activation", "LeakyReLU", "Dropout",
-    "Pooling",
+    "clip", "sign", "floor", "ceil", "round", "rint", "trunc", "fix", "degrees", "radians",
+    "_plus_scalar", "_minus_scalar", "_rminus_scalar", "_mul_scalar", "_div_scalar", "_rdiv_scalar",
+    "Flatten", "Reshape", "transpose", "Activation", "LeakyReLU", "Dropout", "Pooling",
     // BatchNorm keeps float32 gamma/beta/statistics for 16-bit data (its type rule)
     "BatchNorm",
     // explicit casts, AMP's own ops and the executor's layout copy

@@ -82,6 +82,53 @@ SYMNET_UNARY_FUNCTOR(log1p_grad_in, T(1) / (T(1) + a))     // d log1p = 1/(1+x)
 SYMNET_UNARY_FUNCTOR(square_grad_in, T(2) * a)             // d x^2 = 2x
 SYMNET_UNARY_FUNCTOR(abs_grad_in, a > T(0) ? T(1) : (a < T(0) ? T(-1) : T(0)))  // sign(x)
 
+// Trigonometric, hyperbolic, logarithmic and rounding functions (MXNet's names), gradients as
+// above. Rounding has a zero gradient almost everywhere, as in MXNet.
+SYMNET_UNARY_FUNCTOR(sin, std::sin(a))
+SYMNET_UNARY_FUNCTOR(cos, std::cos(a))
+SYMNET_UNARY_FUNCTOR(tan, std::tan(a))
+SYMNET_UNARY_FUNCTOR(arcsin, std::asin(a))
+SYMNET_UNARY_FUNCTOR(arccos, std::acos(a))
+SYMNET_UNARY_FUNCTOR(arctan, std::atan(a))
+SYMNET_UNARY_FUNCTOR(sinh, std::sinh(a))
+SYMNET_UNARY_FUNCTOR(cosh, std::cosh(a))
+SYMNET_UNARY_FUNCTOR(arcsinh, std::asinh(a))
+SYMNET_UNARY_FUNCTOR(arccosh, std::acosh(a))
+SYMNET_UNARY_FUNCTOR(arctanh, std::atanh(a))
+SYMNET_UNARY_FUNCTOR(degrees, a*(T(180) / T(3.14159265358979323846)))
+SYMNET_UNARY_FUNCTOR(radians, a*(T(3.14159265358979323846) / T(180)))
+SYMNET_UNARY_FUNCTOR(log2, std::log2(a))
+SYMNET_UNARY_FUNCTOR(log10, std::log10(a))
+SYMNET_UNARY_FUNCTOR(cbrt, std::cbrt(a))
+SYMNET_UNARY_FUNCTOR(rcbrt, T(1) / std::cbrt(a))
+SYMNET_UNARY_FUNCTOR(erf, std::erf(a))
+SYMNET_UNARY_FUNCTOR(sign, T(a > T(0)) - T(a < T(0)))
+SYMNET_UNARY_FUNCTOR(floor, std::floor(a))
+SYMNET_UNARY_FUNCTOR(ceil, std::ceil(a))
+SYMNET_UNARY_FUNCTOR(round, std::round(a))  // halves away from zero
+SYMNET_UNARY_FUNCTOR(rint, std::rint(a))    // halves to even
+SYMNET_UNARY_FUNCTOR(trunc, std::trunc(a))  // fix is its alias in MXNet's semantics
+SYMNET_UNARY_FUNCTOR(sin_grad_in, std::cos(a))
+SYMNET_UNARY_FUNCTOR(cos_grad_in, -std::sin(a))
+SYMNET_UNARY_FUNCTOR(tan_grad_out, T(1) + a * a)  // d tan = 1 + y^2
+SYMNET_UNARY_FUNCTOR(arcsin_grad_in, T(1) / std::sqrt(T(1) - a * a))
+SYMNET_UNARY_FUNCTOR(arccos_grad_in, T(-1) / std::sqrt(T(1) - a * a))
+SYMNET_UNARY_FUNCTOR(arctan_grad_in, T(1) / (T(1) + a * a))
+SYMNET_UNARY_FUNCTOR(sinh_grad_in, std::cosh(a))
+SYMNET_UNARY_FUNCTOR(cosh_grad_in, std::sinh(a))
+SYMNET_UNARY_FUNCTOR(arcsinh_grad_in, T(1) / std::sqrt(a * a + T(1)))
+SYMNET_UNARY_FUNCTOR(arccosh_grad_in, T(1) / std::sqrt(a * a - T(1)))
+SYMNET_UNARY_FUNCTOR(arctanh_grad_in, T(1) / (T(1) - a * a))
+SYMNET_UNARY_FUNCTOR(degrees_grad_in, T(180) / T(3.14159265358979323846))
+SYMNET_UNARY_FUNCTOR(radians_grad_in, T(3.14159265358979323846) / T(180))
+SYMNET_UNARY_FUNCTOR(log2_grad_in, T(1) / (a * T(0.69314718055994530942)))
+SYMNET_UNARY_FUNCTOR(log10_grad_in, T(1) / (a * T(2.30258509299404568402)))
+SYMNET_UNARY_FUNCTOR(cbrt_grad_out, T(1) / (T(3) * a * a))              // d x^1/3 = 1 / (3y^2)
+SYMNET_UNARY_FUNCTOR(rcbrt_grad_in, T(-1) / (T(3) * a * std::cbrt(a)))  // d x^-1/3 = -x^-4/3 / 3
+SYMNET_UNARY_FUNCTOR(erf_grad_in,
+                     T(1.12837916709551257390) * std::exp(-a * a))  // 2/sqrt(pi) e^-x^2
+SYMNET_UNARY_FUNCTOR(zero_grad, T(0) * a)  // rounding and sign: 0 (NaN stays NaN, as x * 0)
+
 #undef SYMNET_BINARY_FUNCTOR
 #undef SYMNET_UNARY_FUNCTOR
 

@@ -76,6 +76,38 @@ def clip():
     return mx.sym.clip(fc, a_min=-0.5, a_max=0.7, name="band"), {"data": (2, 3, 6, 6)}
 
 
+# (op, domain) as MORE_UNARY_MATH in tests/python/test_operator.py
+UNARY_MATH_OPS = [
+    ("sin", "any"), ("cos", "any"), ("tan", "unit"), ("arcsin", "unit"), ("arccos", "unit"), ("arctan", "any"),
+    ("sinh", "any"), ("cosh", "any"), ("arcsinh", "any"), ("arccosh", "above_one"), ("arctanh", "unit"),
+    ("degrees", "any"), ("radians", "any"), ("log2", "positive"), ("log10", "positive"),
+    ("cbrt", "away_from_zero"), ("rcbrt", "away_from_zero"), ("erf", "any"), ("sign", "away_from_zero"),
+    ("floor", "non_integer"), ("ceil", "non_integer"), ("round", "non_integer"), ("rint", "non_integer"),
+    ("trunc", "non_integer"), ("fix", "non_integer")]
+
+
+def unary_math():
+    """Each function on its own input (x_<op>, moved into the function's domain by symbolic ops),
+    so each input's gradient checks one function; plus an FC so the model has a parameter."""
+    outs, shapes, raw = [], {}, {}
+    for op, domain in UNARY_MATH_OPS:
+        x = raw[op] = mx.sym.Variable("x_" + op)
+        shapes["x_" + op] = (3, 4)
+        if domain == "unit":
+            x = 0.9 * mx.sym.tanh(x)
+        elif domain == "above_one":
+            x = mx.sym.abs(x) + 1.2
+        elif domain == "positive":
+            x = mx.sym.abs(x) + 0.3
+        elif domain == "away_from_zero":
+            x = x + 0.3 * mx.sym.sign(x)
+        elif domain == "non_integer":
+            x = x * 3.0
+        outs.append(getattr(mx.sym, op)(x, name=op))
+    outs.append(mx.sym.FullyConnected(raw["sin"], num_hidden=2, name="fc"))
+    return mx.sym.Group(outs), shapes
+
+
 def nhwc_conv(x, name, twin, **kw):
     """An NHWC Convolution (weights (O, kh, kw, C)). MXNet 1.9.1 builds and saves it but cannot
     run it on a CPU (oneDNN: "could not create a descriptor"; without oneDNN: "Only support NCW,
@@ -237,7 +269,8 @@ def main():
     OUT = sys.argv[1] if len(sys.argv) > 1 else "build/mxnet_refs"
     os.makedirs(OUT, exist_ok=True)
     manifest = {"mxnet": mx.__version__, "numpy": np.__version__, "models": {}}
-    symbolic = {"mlp": mlp, "lenet": lenet, "mixed": mixed, "nhwc": nhwc, "clip": clip}
+    symbolic = {"mlp": mlp, "lenet": lenet, "mixed": mixed, "nhwc": nhwc, "clip": clip,
+                "unary_math": unary_math}
     for name, build in symbolic.items():
         sym, shapes = build()
         run_sym = build(twin=True)[0] if name == "nhwc" else None

@@ -17,7 +17,7 @@ import symnet as mx
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 REFS = os.environ.get("SYMNET_MXNET_REFS", os.path.join(REPO, "build", "mxnet_refs"))
-MODELS = ["mlp", "lenet", "mixed", "nhwc", "clip", "resnet18_v1", "resnet50_v1"]
+MODELS = ["mlp", "lenet", "mixed", "nhwc", "clip", "unary_math", "resnet18_v1", "resnet50_v1"]
 
 
 def _manifest():

@@ -486,3 +486,67 @@ def test_16bit_gradients_match_float32():
         for k in grads["float32"]:
             ref = grads["float32"][k]
             assert_almost_equal(grads[dtype][k], ref, rtol=rtol, atol=rtol * np.abs(ref).max())
+
+
+# ---- trigonometric, hyperbolic, logarithmic and rounding functions ----------------------------
+# (op, numpy reference, domain); the GPU suite compares the same table. The domain keeps the
+# input where the function is defined and smooth: "unit" |x| < 0.9, "above_one" x > 1.2,
+# "positive" x > 0.3, "away_from_zero" |x| > 0.3, "non_integer" x = k/2 + 1/4 (exact in 16 bits,
+# a quarter away from the jumps of the rounding functions).
+MORE_UNARY_MATH = [
+    ("sin", np.sin, "any"), ("cos", np.cos, "any"), ("tan", np.tan, "unit"),
+    ("arcsin", np.arcsin, "unit"), ("arccos", np.arccos, "unit"), ("arctan", np.arctan, "any"),
+    ("sinh", np.sinh, "any"), ("cosh", np.cosh, "any"), ("arcsinh", np.arcsinh, "any"),
+    ("arccosh", np.arccosh, "above_one"), ("arctanh", np.arctanh, "unit"),
+    ("degrees", np.degrees, "any"), ("radians", np.radians, "any"), ("log2", np.log2, "positive"),
+    ("log10", np.log10, "positive"), ("cbrt", np.cbrt, "away_from_zero"),
+    ("rcbrt", lambda x: 1 / np.cbrt(x), "away_from_zero"),
+    ("erf", np.vectorize(__import__("math").erf), "any"), ("sign", np.sign, "away_from_zero"),
+    ("floor", np.floor, "non_integer"), ("ceil", np.ceil, "non_integer"),
+    ("round", lambda x: np.sign(x) * np.floor(np.abs(x) + 0.5), "non_integer"),
+    ("rint", np.rint, "non_integer"), ("trunc", np.trunc, "non_integer"), ("fix", np.fix, "non_integer")]
+
+
+def in_domain(x, domain):
+    """`x` (standard normal draws) moved into `domain` (see MORE_UNARY_MATH)."""
+    if domain == "unit":
+        return 0.9 * np.tanh(x)
+    if domain == "above_one":
+        return np.abs(x) + 1.2
+    if domain == "positive":
+        return np.abs(x) + 0.3
+    if domain == "away_from_zero":
+        return np.where(np.abs(x) < 0.3, 0.7, x)
+    if domain == "non_integer":
+        return np.floor(x * 4) / 2 + 0.25
+    return x
+
+
+@pytest.mark.parametrize("op,ref,domain", MORE_UNARY_MATH, ids=[u[0] for u in MORE_UNARY_MATH])
+def test_more_unary_math(op, ref, domain):
+    x = in_domain(np.random.RandomState(7).normal(size=(3, 4, 5)), domain)
+    sym = getattr(mx.sym, op)(mx.sym.var("x"))
+    check_symbolic_forward(sym, {"x": x}, [ref(x)], rtol=1e-5, atol=1e-6)
+    check_symbolic_forward(sym, {"x": x}, [ref(x)], rtol=1e-12, atol=1e-12, dtype=np.float64)
+    check_numeric_gradient(sym, {"x": x})
+    check_add_req(sym, {"x": x}, [mx.nd.array(np.random.RandomState(8).normal(size=(3, 4, 5)), dtype="float64")])
+    # trigonometric outputs of 16-bit inputs: the input's rounding (2^-8 relative in bfloat16)
+    # moves sin/cos by up to |x| times that; rounding functions are exact on these inputs
+    check_16bit(sym, {"x": x}, rtol_f16=4e-3, rtol_bf16=3e-2)
+    np.testing.assert_allclose(getattr(mx.nd, op)(mx.nd.array(x)).asnumpy(), ref(x).astype(np.float32),
+                               rtol=1e-5, atol=1e-6)
+
+
+
+def test_round_and_rint_differ_at_halves_and_rounding_has_no_gradient():
+    x = mx.nd.array([0.5, 1.5, 2.5, -0.5, -2.5], dtype="float64")
+    np.testing.assert_array_equal(mx.nd.round(x).asnumpy(), [1, 2, 3, -1, -3])  # away from zero
+    np.testing.assert_array_equal(mx.nd.rint(x).asnumpy(), [0, 2, 2, -0.0, -2])  # to even
+    np.testing.assert_array_equal(mx.nd.fix(x).asnumpy(), [0, 1, 2, -0.0, -2])
+    np.testing.assert_array_equal(mx.nd.sign(mx.nd.array([-3.0, 0.0, 2.0])).asnumpy(), [-1, 0, 1])
+    for op in ("floor", "ceil", "round", "rint", "trunc", "fix", "sign"):
+        exe = getattr(mx.sym, op)(mx.sym.var("x")).simple_bind(mx.cpu(), x=(5,))
+        exe.arg_dict["x"][:] = x.asnumpy()
+        exe.forward(is_train=True)
+        exe.backward([mx.nd.ones((5,))])
+        np.testing.assert_array_equal(exe.grad_dict["x"].asnumpy(), np.zeros(5), err_msg=op)

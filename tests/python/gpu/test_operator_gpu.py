@@ -16,8 +16,8 @@ from test_operator import *  # noqa: F401,F403
 from test_operator_nn import *  # noqa: F401,F403
 from test_amp_ops import *  # noqa: F401,F403
 from test_optimizer import *  # noqa: F401,F403
-from test_operator import (ACTIVATIONS, BROADCAST_BINARY, CLIP_CASES, ELEMWISE_BINARY, REDUCE_CASES,
-                           REDUCE_OPS, TRANSPOSE_CASES, UNARY_MATH)
+from test_operator import (ACTIVATIONS, BROADCAST_BINARY, CLIP_CASES, ELEMWISE_BINARY, MORE_UNARY_MATH,
+                           REDUCE_CASES, REDUCE_OPS, TRANSPOSE_CASES, UNARY_MATH, in_domain)
 from test_operator_nn import CONV_CASES, LEAKY_ACTS, POOL_CASES
 
 FLOAT_TYPES = ["float64", "float32", "float16", "bfloat16"]
@@ -123,6 +123,14 @@ def test_unary_math_gpu_matches_cpu(op, domain):
     if domain != "any":
         x = mx.sym.abs(x) + 0.5  # keep the input in the domain
     check_consistency(getattr(mx.sym, op)(x), both(data=(4, 5)))
+
+
+@pytest.mark.parametrize("op,domain", [(u[0], u[2]) for u in MORE_UNARY_MATH])
+def test_more_unary_math_gpu_matches_cpu(op, domain):
+    x = in_domain(np.random.RandomState(7).normal(size=(4, 5)), domain)
+    sym = getattr(mx.sym, op)(mx.sym.var("data"))
+    # the inputs are given (check_consistency would draw values outside the domain)
+    check_consistency(sym, both(data=x.shape), arg_params={"data": x})
 
 
 @pytest.mark.parametrize("a_min,a_max", CLIP_CASES)
