@@ -83,7 +83,7 @@ SYMNET_UNARY_FUNCTOR(square_grad_in, T(2) * a)             // d x^2 = 2x
 SYMNET_UNARY_FUNCTOR(abs_grad_in, a > T(0) ? T(1) : (a < T(0) ? T(-1) : T(0)))  // sign(x)
 
 // Trigonometric, hyperbolic, logarithmic and rounding functions (MXNet's names), gradients as
-// above. Rounding has a zero gradient almost everywhere, as in MXNet.
+// above. Rounding and sign have none: their gradient is zero (NoInputGradients).
 SYMNET_UNARY_FUNCTOR(sin, std::sin(a))
 SYMNET_UNARY_FUNCTOR(cos, std::cos(a))
 SYMNET_UNARY_FUNCTOR(tan, std::tan(a))
@@ -127,7 +127,6 @@ SYMNET_UNARY_FUNCTOR(cbrt_grad_out, T(1) / (T(3) * a * a))              // d x^1
 SYMNET_UNARY_FUNCTOR(rcbrt_grad_in, T(-1) / (T(3) * a * std::cbrt(a)))  // d x^-1/3 = -x^-4/3 / 3
 SYMNET_UNARY_FUNCTOR(erf_grad_in,
                      T(1.12837916709551257390) * std::exp(-a * a))  // 2/sqrt(pi) e^-x^2
-SYMNET_UNARY_FUNCTOR(zero_grad, T(0) * a)  // rounding and sign: 0 (NaN stays NaN, as x * 0)
 
 #undef SYMNET_BINARY_FUNCTOR
 #undef SYMNET_UNARY_FUNCTOR

@@ -29,5 +29,18 @@ namespace ops {
 
 SYMNET_ELEMWISE_MATH_OPS(SYMNET_REGISTER_UNARY_MATH)
 
+#define SYMNET_REGISTER_ROUNDING(NAME, FWD, DOC)                  \
+  SYMNET_REGISTER_OP(NAME)                                        \
+      .describe(DOC " Its gradient is zero.")                     \
+      .add_argument("data", "NDArray-or-Symbol", "The input.")    \
+      .set_attr<FInferShape>("FInferShape", ElemwiseShape)        \
+      .set_attr<FInferType>("FInferType", ElemwiseType)           \
+      .set_attr<FLayoutSlots>("FLayoutSlots", AllSlotsUniform)    \
+      .set_attr<FInplaceOption>("FInplaceOption", InplaceIn0Out0) \
+      .set_attr<FGradient>("FGradient", NoInputGradients)         \
+      .set_attr<FCompute>("FCompute<cpu>", UnaryCompute<mathf::FWD>);
+
+SYMNET_ELEMWISE_ROUNDING_OPS(SYMNET_REGISTER_ROUNDING)
+
 }  // namespace ops
 }  // namespace symnet

@@ -13,5 +13,9 @@ namespace ops {
       .set_attr<FCompute>("FCompute<gpu>", UnaryGradCompute<mathf::GRAD, gpu>);
 SYMNET_ELEMWISE_MATH_OPS(SYMNET_GPU_UNARY_MATH)
 
+#define SYMNET_GPU_ROUNDING(NAME, FWD, DOC) \
+  SYMNET_REGISTER_OP(NAME).set_attr<FCompute>("FCompute<gpu>", UnaryCompute<mathf::FWD, gpu>);
+SYMNET_ELEMWISE_ROUNDING_OPS(SYMNET_GPU_ROUNDING)
+
 }  // namespace ops
 }  // namespace symnet

@@ -37,13 +37,19 @@
   X(log10, log10, log10_grad_in, ElemwiseGradUseIn, "Base-10 logarithm.")                          \
   X(cbrt, cbrt, cbrt_grad_out, ElemwiseGradUseOut, "Cube root.")                                   \
   X(rcbrt, rcbrt, rcbrt_grad_in, ElemwiseGradUseIn, "Reciprocal cube root: 1 / cbrt(x).")          \
-  X(erf, erf, erf_grad_in, ElemwiseGradUseIn, "Gauss error function.")                             \
-  X(sign, sign, zero_grad, ElemwiseGradUseIn, "Sign: -1, 0 or 1.")                                 \
-  X(floor, floor, zero_grad, ElemwiseGradUseIn, "Largest integer <= x.")                           \
-  X(ceil, ceil, zero_grad, ElemwiseGradUseIn, "Smallest integer >= x.")                            \
-  X(round, round, zero_grad, ElemwiseGradUseIn, "Nearest integer, halves away from 0.")            \
-  X(rint, rint, zero_grad, ElemwiseGradUseIn, "Nearest integer, halves to even.")                  \
-  X(trunc, trunc, zero_grad, ElemwiseGradUseIn, "Integer part, towards zero.")                     \
-  X(fix, trunc, zero_grad, ElemwiseGradUseIn, "Rounds towards zero, as trunc.")
+  X(erf, erf, erf_grad_in, ElemwiseGradUseIn, "Gauss error function.")
+
+/*!
+ * \brief Rounding and sign as X(NAME, FORWARD functor, doc): piecewise constant, so their
+ *  gradient is zero (NoInputGradients, as MXNet), with no backward op or kernel.
+ */
+#define SYMNET_ELEMWISE_ROUNDING_OPS(X)                   \
+  X(sign, sign, "Sign: -1, 0 or 1.")                      \
+  X(floor, floor, "Largest integer <= x.")                \
+  X(ceil, ceil, "Smallest integer >= x.")                 \
+  X(round, round, "Nearest integer, halves away from 0.") \
+  X(rint, rint, "Nearest integer, halves to even.")       \
+  X(trunc, trunc, "Integer part, towards zero.")          \
+  X(fix, trunc, "Rounds towards zero, as trunc.")
 
 #endif  // SYMNET_OPERATORS_TENSOR_ELEMWISE_MATH_OPS_H_

@@ -40,8 +40,7 @@ struct Executor::Impl {
   std::vector<std::string> output_names;
   std::unique_ptr<IndexedGraph> graph;
   bool profiling = false;
-  bool cuda_graphs = false;        // BindOptions::cuda_graphs
-  size_t workspace_cap_bytes = 0;  // BindOptions::workspace_mb, for OpContext
+  const BindOptions* options = nullptr;  // the owning Executor's (it outlives this Impl)
   float loss_scale = 1.0f;
   float head_grads_scale = 0.0f;  // the scale the default head gradients were filled with
   std::map<std::string, std::pair<double, int64_t>> profile;
@@ -62,7 +61,7 @@ struct Executor::Impl {
   }
 
   void Run(size_t begin, size_t end, bool is_train, Device dev) {
-    if (dev.type == Device::kGPU && cuda_graphs && capturable && !profiling &&
+    if (dev.type == Device::kGPU && options->cuda_graphs && capturable && !profiling &&
         RunCaptured(begin, end, is_train, dev))
       return;
     RunCalls(begin, end, is_train, dev);
@@ -119,7 +118,7 @@ struct Executor::Impl {
     ctx.is_train = is_train;
     ctx.dev = dev;
     ctx.loss_scale = loss_scale;
-    ctx.workspace_cap_bytes = workspace_cap_bytes;
+    ctx.workspace_cap_bytes = static_cast<size_t>(options->workspace_mb) << 20;
     // on a GPU the calls only enqueue work on the device's stream: no host sync per op
     if (dev.type == Device::kGPU) cuda::SetDevice(dev.id);
     for (size_t i = begin; i < end; ++i) {
@@ -207,8 +206,7 @@ std::unique_ptr<Executor> Executor::Bind(const Symbol& symbol, Device dev,
   exe->symbol_ = symbol;
   exe->dev_ = dev;
   exe->options_ = options;
-  impl.cuda_graphs = options.cuda_graphs;
-  impl.workspace_cap_bytes = static_cast<size_t>(options.workspace_mb) << 20;
+  impl.options = &exe->options_;
   const std::vector<NodePtr> arg_nodes = symbol.ArgumentNodes();
   const std::vector<NodePtr> aux_nodes = symbol.AuxiliaryNodes();
   std::vector<std::string> arg_names;
