@@ -16,7 +16,8 @@ import sys
 # bottom to top: (layer, path prefixes relative to the repository root)
 LAYERS = [
     ("base", ["include/symnet/base.h", "include/symnet/dtype.h", "include/symnet/shape.h",
-              "include/symnet/device.h", "include/symnet/random.h", "src/base/"]),
+              "include/symnet/device.h", "include/symnet/random.h", "include/symnet/file_io.h",
+              "src/base/"]),
     # kernel launch, CUDA streams/handles/pools/graphs, oneDNN's engine and ISA, features()
     ("device", ["include/symnet/runtime.h", "src/device/"]),
     ("storage", ["include/symnet/storage.h", "src/storage/"]),

@@ -18,9 +18,11 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 try:
+    import symnet.fileio as fileio
     import symnet.recordio as recordio
 except ImportError:  # run from a source checkout without installing
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "python"))
+    import symnet.fileio as fileio
     import symnet.recordio as recordio
 
 
@@ -42,7 +44,7 @@ def list_images(root, recursive, exts):
 
 
 def write_list(path, items):
-    with open(path, "w") as f:
+    with fileio.AtomicTextFile(path) as f:  # replaced whole or not at all
         for i, (rel, label) in enumerate(items):
             f.write("%d\t%f\t%s\n" % (i, label, rel))
 

@@ -49,8 +49,9 @@ def build(out_dir, size=32, val_fraction=0.2, seed=0, quiet=False):
         idx = np.flatnonzero(mask)
         rng.shuffle(idx)
         rec_path = paths[split]
-        tmp_rec, tmp_idx = rec_path + ".tmp", rec_path[:-4] + ".idx.tmp"
-        rec = mx.recordio.MXIndexedRecordIO(tmp_idx, tmp_rec, "w")
+        # the writer replaces both files atomically on close; the stamp, written last, marks
+        # the set complete
+        rec = mx.recordio.MXIndexedRecordIO(rec_path[:-4] + ".idx", rec_path, "w")
         for k, i in enumerate(idx):
             fg = rng.uniform(150, 255, 3)
             bg = rng.uniform(0, 100, 3)
@@ -60,11 +61,9 @@ def build(out_dir, size=32, val_fraction=0.2, seed=0, quiet=False):
             header = mx.recordio.IRHeader(0, float(digits.target[i]), k, 0)
             rec.write_idx(k, mx.recordio.pack_img(header, img[:, :, ::-1], quality=95))  # BGR
         rec.close()
-        os.replace(tmp_rec, rec_path)  # appear only when complete
-        os.replace(tmp_idx, rec_path[:-4] + ".idx")
         counts[split] = len(idx)
-    with open(stamp_path, "w") as f:
-        json.dump({"version": VERSION, "num_train": counts["train"], "num_val": counts["val"]}, f)
+    mx.fileio.write_atomically(stamp_path, json.dumps(
+        {"version": VERSION, "num_train": counts["train"], "num_val": counts["val"]}))
     if not quiet:
         print("built the digits data set: %d train / %d validation images of %dx%d in %s"
               % (counts["train"], counts["val"], size, size, out_dir))

@@ -16,11 +16,9 @@ training-curve PNG under build/resnet50_example/ and ends with a one-line summar
     python3 example/resnet50/train.py --resume               # from the newest checkpoint
 """
 import argparse
-import glob
 import json
 import logging
 import os
-import re
 import resource
 import subprocess
 import sys
@@ -182,22 +180,13 @@ def lr_scheduler(args, batches_per_epoch, total_epochs):
                                                 warmup_steps=warmup)
 
 
-def newest_checkpoint(prefix):
-    epochs = []
-    for path in glob.glob(glob.escape(prefix) + "-*.params"):
-        m = re.match(re.escape(prefix) + r"-(\d{4})\.params$", path)
-        if m and os.path.exists("%s-%s.states" % (prefix, m.group(1))):
-            epochs.append(int(m.group(1)))
-    return max(epochs) if epochs else None
-
-
 def build_module(args, prefix):
     """A Module for the network, converted for AMP when asked, possibly from a checkpoint."""
     if args.amp != "none":
         mx.amp.init(args.amp)  # later Module binding uses the mixed-precision graph
     begin_epoch = 0
     if args.resume:
-        begin_epoch = newest_checkpoint(prefix)
+        begin_epoch = mx.model.latest_checkpoint(prefix, need_states=True)
         if begin_epoch is None:
             raise SystemExit("--resume: no checkpoint with optimizer state matches %s-NNNN.params" % prefix)
         logging.info("resuming from %s-%04d.params (optimizer and loss-scaler state included)",
@@ -299,8 +288,7 @@ def train(args):
                "seconds": time.time() - t_start, "checkpoint": "%s-%04d.params" % (prefix, num_epochs),
                "log": log_path, "plot": plot_path, "num_classes": args.num_classes}
     if args.summary_json:
-        with open(args.summary_json, "w") as f:
-            json.dump(summary, f)
+        mx.fileio.write_atomically(args.summary_json, json.dumps(summary))
     acc = "n/a" if val_acc is None else "%.3f (chance %.3f)" % (val_acc, 1.0 / args.num_classes)
     scale = "" if mod.loss_scale is None else ", loss scale %g (%d skipped steps)" % (
         mod.loss_scale, summary["skipped_updates"])

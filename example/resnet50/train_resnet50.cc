@@ -128,15 +128,6 @@ std::unique_ptr<train::Trainer> MakeTrainer(const Args& a, int64_t batches_per_e
   return std::unique_ptr<train::Trainer>(new train::Trainer(models::ResNet(ro), to));
 }
 
-int NewestCheckpoint(const std::string& prefix) {
-  for (int e = 9999; e > 0; --e) {  // cheap: a stat per candidate, newest first
-    char buf[16];
-    std::snprintf(buf, sizeof(buf), "-%04d", e);
-    if (FileExists(prefix + buf + ".params") && FileExists(prefix + buf + ".states")) return e;
-  }
-  return -1;
-}
-
 double PeakRssMB() {
   rusage u{};
   getrusage(RUSAGE_SELF, &u);
@@ -236,7 +227,7 @@ Summary Train(const Args& a) {
   auto tr = MakeTrainer(a, batches_per_epoch);
   int begin_epoch = 0;
   if (a.resume) {
-    begin_epoch = NewestCheckpoint(prefix);
+    begin_epoch = train::LatestCheckpoint(prefix, true);
     SYMNET_CHECK(begin_epoch > 0) << "--resume: no checkpoint with optimizer state matches "
                                   << prefix << "-NNNN.params";
     std::printf("resuming from %s-%04d.params (optimizer and loss-scaler state included)\n",
@@ -249,8 +240,16 @@ Summary Train(const Args& a) {
       "training resnet-%d v%s (%s, C++) on %s: %lld images/epoch, batch %d, epochs %d..%d\n",
       a.num_layers, a.version.c_str(), a.run.c_str(), source.c_str(),
       (long long)(batches_per_epoch * a.batch_size), a.batch_size, begin_epoch + 1, a.num_epochs);
-  std::ofstream log(log_path, a.resume ? std::ios::app : std::ios::trunc);
-  SYMNET_CHECK(log.good()) << "cannot write the log " << log_path;
+  // one line per record, each appended with a single write: a killed run leaves whole lines and
+  // at most one torn last line, which a resumed run cuts off before appending
+  if (a.resume) {
+    const std::string torn = TruncateTornLastLine(log_path);
+    if (!torn.empty())
+      std::fprintf(stderr, "warning: %s: ignoring a torn last line left by an interrupted run\n",
+                   log_path.c_str());
+  } else {
+    WriteFileAtomically(log_path, "");
+  }
 
   train::Metrics window, epoch_m, batch_m;
   double timed_images = 0, timed_seconds = 0;
@@ -286,10 +285,10 @@ Summary Train(const Args& a) {
       std::snprintf(rec, sizeof(rec),
                     "{\"run\": \"%s\", \"epoch\": %d, \"batch\": %lld, \"img_per_s\": %.3f, "
                     "\"accuracy\": %.6f, "
-                    "\"cross-entropy\": %.6f, \"loss_scale\": %g, \"lr\": %.6g}\n",
+                    "\"cross-entropy\": %.6f, \"loss_scale\": %g, \"lr\": %.6g}",
                     a.run.c_str(), epoch, (long long)nbatch, a.batch_size / std::max(dt, 1e-9),
                     batch_m.accuracy(), batch_m.cross_entropy(), scale_before, tr->current_lr());
-      log << rec << std::flush;
+      AppendLine(log_path, rec);
       if (nbatch % a.disp_batches == 0) {
         const double speed = a.disp_batches * a.batch_size / Seconds(t_window, now);
         std::printf(
@@ -313,10 +312,11 @@ Summary Train(const Args& a) {
       Evaluate(tr.get(), val_it.get(), &vm);
       std::printf("Epoch[%d] Validation-accuracy=%f\nEpoch[%d] Validation-cross-entropy=%f\n",
                   epoch, vm.accuracy(), epoch, vm.cross_entropy());
-      log << "{\"run\": \"" << a.run << "\", \"epoch\": " << epoch
+      std::ostringstream val;
+      val << "{\"run\": \"" << a.run << "\", \"epoch\": " << epoch
           << ", \"batch\": " << batches_per_epoch << ", \"val_accuracy\": " << vm.accuracy()
-          << ", \"val_cross-entropy\": " << vm.cross_entropy() << "}\n"
-          << std::flush;
+          << ", \"val_cross-entropy\": " << vm.cross_entropy() << "}";
+      AppendLine(log_path, val.str());
     }
     std::fflush(stdout);
   }

@@ -66,10 +66,17 @@ class Shape {
     ++ndim_;
   }
 
-  /*! \brief Product of dims (1 for a scalar); the shape must be known. */
+  /*! \brief Product of dims (1 for a scalar); the shape must be known. Throws when the product
+   *  exceeds kMaxElements instead of wrapping around. */
   int64_t Size() const;
-  /*! \brief Product of dims [begin, end). */
+  /*! \brief Product of dims [begin, end), checked like Size(). */
   int64_t ProdRange(int begin, int end) const;
+  /*! \brief The most elements one array may have: byte counts (elements times a dtype size of
+   *  at most 8) must fit int64 too, so 2^60. */
+  static constexpr int64_t kMaxElements = int64_t{1} << 60;
+  /*! \brief a * b for element counts (both >= 0); throws naming `what` when the product would
+   *  exceed kMaxElements. */
+  static int64_t MulElements(int64_t a, int64_t b, const std::string& what);
   std::vector<int64_t> ToVector() const { return std::vector<int64_t>(dims_.begin(), dims_.end()); }
   /*! \brief MXNet's text form: "(2, 3)", "(5,)", "()", "None" for unknown ndim; dims as numbers. */
   std::string ToString() const;

@@ -7,6 +7,7 @@
 #include "symnet/device.h"
 #include "symnet/dtype.h"
 #include "symnet/executor.h"
+#include "symnet/file_io.h"
 #include "symnet/image_record_iter.h"
 #include "symnet/imperative.h"
 #include "symnet/models/resnet.h"

@@ -119,6 +119,14 @@ struct TrainerOptions {
   BindOptions bind = BindOptions::FromEnvironment();  // layout plan, CUDA graphs, workspace cap
 };
 
+/*!
+ * \brief The newest complete checkpoint of `prefix`: the largest epoch N with prefix-NNNN.params
+ *  and prefix-symbol.json (and prefix-NNNN.states when need_states), or -1 when there is none.
+ *  Savers write the .params file last, so its presence means the set is whole; a crash during
+ *  a save leaves at most temporary files and an orphan .states, which this passes over.
+ */
+int LatestCheckpoint(const std::string& prefix, bool need_states);
+
 class Trainer {
  public:
   /*! \brief Binds `net` (converted with ReducePrecision when options.amp is set). */
@@ -133,8 +141,9 @@ class Trainer {
   const std::vector<NDArray>& Predict(const std::vector<NDArray>& data);
   const std::vector<NDArray>& outputs() const { return exec_->outputs(); }
 
-  /*! \brief prefix-symbol.json (the unconverted network), prefix-%04d.params (arg:/aux:) and,
-   *  with states, prefix-%04d.states in the Python Module's layout. */
+  /*! \brief prefix-symbol.json (the unconverted network), with states prefix-%04d.states, and
+   *  last prefix-%04d.params (arg:/aux:), in the Python Module's layout. Each file is replaced
+   *  atomically, and the .params file, written last, marks the set complete (LatestCheckpoint). */
   void SaveCheckpoint(const std::string& prefix, int epoch, bool save_states) const;
   /*! \brief Loads parameters (and optimizer / loss-scaler state when present and asked). */
   void LoadCheckpoint(const std::string& prefix, int epoch, bool load_states);
@@ -149,6 +158,8 @@ class Trainer {
 
  private:
   void Update(double grad_scale);
+  /*! \brief The momenta, update count and loss scaler as a .states file holds them. */
+  OptimizerStates States() const;
   Symbol original_;
   TrainerOptions options_;
   std::unique_ptr<Executor> exec_;

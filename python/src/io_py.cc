@@ -1,5 +1,6 @@
 /*! \brief RecordIO and ImageRecordIter bindings. */
 #include "bindings.h"
+#include "symnet/file_io.h"
 #include "symnet/image_record_iter.h"
 #include "symnet/recordio.h"
 
@@ -24,6 +25,20 @@ void InitIO(py::module_& m) {
       .def("tell", &RecordIOFile::Tell)
       .def("reset", &RecordIOFile::Reset)
       .def("close", &RecordIOFile::Close);
+  // every file the Python side writes for the user goes through the C++ crash-safe writer
+  m.def(
+      "write_file_atomically",
+      [](const std::string& path, const py::bytes& data) {
+        std::string bytes = data;
+        py::gil_scoped_release release;  // fsync may take a while
+        WriteFileAtomically(path, bytes);
+      },
+      py::arg("path"), py::arg("data"));
+  m.def("append_line", &AppendLine, py::arg("path"), py::arg("line"));
+  m.def(
+      "truncate_torn_last_line",
+      [](const std::string& path) { return py::bytes(TruncateTornLastLine(path)); },
+      py::arg("path"));
   m.def("pack_image_record", [](uint32_t flag, const std::vector<float>& labels, float label,
                                 uint64_t id, uint64_t id2, const py::bytes& payload) {
     ImageRecordHeader h;

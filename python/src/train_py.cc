@@ -89,6 +89,7 @@ void InitTrain(py::module_& m) {
       py::arg("loss_scaler"));
   m.def("load_optimizer_states",
         [](const std::string& path) { return StatesToPy(train::LoadOptimizerStates(path)); });
+  m.def("latest_checkpoint", &train::LatestCheckpoint, py::arg("prefix"), py::arg("need_states"));
 }
 
 }  // namespace python

@@ -15,6 +15,7 @@ from . import models
 from . import amp
 from . import trainer
 from . import model
+from . import fileio
 from . import initializer
 from . import initializer as init
 from . import lr_scheduler

@@ -9,6 +9,7 @@ import sys
 import time
 
 from . import model as _model
+from .fileio import append_line, repair_log_tail, write_atomically
 
 
 class BatchEndParam:
@@ -112,15 +113,18 @@ class LogWriter:
     log_eval is the matching eval-end callback (validation metrics as val_<name>)."""
 
     def __init__(self, path, batch_size, run_name=None, append=False):
-        self.path, self.batch_size, self.run = path, batch_size, run_name or path
-        self._csv = path.endswith(".csv")
+        self.path, self.batch_size, self.run = str(path), batch_size, run_name or path
+        self._csv = self.path.endswith(".csv")
         self._header = None
-        self._rows = []
-        if append and self._csv and os.path.exists(path):  # a resumed run continues the file
-            with open(path) as f:
-                self._rows = list(csv.DictReader(f))
-            self._header = list(self._rows[0]) if self._rows else None
-        self._f = open(path, "a" if append else "w")
+        self._dropped = set()
+        if append and os.path.exists(self.path):  # a resumed run continues the file
+            repair_log_tail(self.path)
+            if self._csv:
+                with open(self.path) as f:
+                    first = f.readline().strip()
+                self._header = next(csv.reader([first])) if first else None
+        else:
+            write_atomically(self.path, b"")  # a new run starts an empty log
         self._tic = time.time()
 
     def __call__(self, param):
@@ -154,20 +158,23 @@ class LogWriter:
         self._write(rec)
 
     def _write(self, rec):
-        if self._csv:
-            self._rows.append(rec)
-            new_keys = [k for k in rec if k not in (self._header or [])]
-            if new_keys:  # a new column (e.g. the first validation record): rewrite the file
-                self._header = (self._header or []) + new_keys
-                self._f.seek(0)
-                self._f.truncate()
-                self._f.write(",".join(self._header) + "\n")
-                for r in self._rows[:-1]:
-                    self._f.write(",".join(str(r.get(k, "")) for k in self._header) + "\n")
-            self._f.write(",".join(str(rec.get(k, "")) for k in self._header) + "\n")
-        else:
-            self._f.write(json.dumps(rec) + "\n")
-        self._f.flush()
+        # one line per record, appended with a single write (no rewrite of earlier lines ever):
+        # a run killed at any moment leaves whole lines, plus at most one torn last line
+        if not self._csv:
+            append_line(self.path, json.dumps(rec))
+            return
+        if self._header is None:
+            # the columns are fixed by the first record, plus val_<metric> for the validation
+            # records that come later, so that the header never has to change
+            metrics = [k for k in rec if k not in ("run", "epoch", "batch", "img_per_s", "lr", "loss_scale")]
+            self._header = list(rec) + ["val_" + k for k in metrics if not k.startswith("val_")]
+            append_line(self.path, ",".join(self._header))
+        extra = [k for k in rec if k not in self._header and k not in self._dropped]
+        if extra:
+            self._dropped.update(extra)
+            logging.warning("%s: columns %s are not in the CSV header %s and are left out "
+                            "(a .jsonl log keeps every field)", self.path, extra, self._header)
+        append_line(self.path, ",".join(str(rec.get(k, "")) for k in self._header))
 
     def close(self):
-        self._f.close()
+        pass  # every line is written when it is logged

@@ -1,7 +1,17 @@
 """Checkpoints in MXNet's layout: prefix-symbol.json and prefix-%04d.params with "arg:"/"aux:"
-names (mx.model.save_checkpoint / load_checkpoint)."""
+names (mx.model.save_checkpoint / load_checkpoint). Every file is replaced atomically and the
+.params file is written last, so that its presence marks a complete set (latest_checkpoint)."""
+from . import _core
 from . import ndarray as nd
 from . import symbol as sym
+
+
+def latest_checkpoint(prefix, need_states=False):
+    """The newest complete checkpoint's epoch: the largest N with prefix-NNNN.params and
+    prefix-symbol.json (and prefix-NNNN.states when need_states), or None. A save interrupted by
+    a crash leaves only temporary files or an orphan .states behind, which this passes over."""
+    epoch = _core.latest_checkpoint(str(prefix), bool(need_states))
+    return None if epoch < 0 else epoch
 
 
 def save_checkpoint(prefix, epoch, symbol, arg_params, aux_params, remove_amp_cast=True):

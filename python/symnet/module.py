@@ -423,11 +423,14 @@ class Module:
 
     # ---- checkpoints ----------------------------------------------------------------------------
     def save_checkpoint(self, prefix, epoch, save_optimizer_states=False, remove_amp_cast=True):
+        """prefix-symbol.json, prefix-%04d.states (when asked) and last prefix-%04d.params, each
+        replaced atomically; the .params file, written last, marks the set complete
+        (mx.model.latest_checkpoint)."""
         self._sync_params_from_exec()
-        model_mod.save_checkpoint(prefix, epoch, self._symbol, self._arg_params, self._aux_params,
-                                  remove_amp_cast=remove_amp_cast)
         if save_optimizer_states:
             self.save_optimizer_states("%s-%04d.states" % (prefix, epoch))
+        model_mod.save_checkpoint(prefix, epoch, self._symbol, self._arg_params, self._aux_params,
+                                  remove_amp_cast=remove_amp_cast)
 
     @staticmethod
     def load(prefix, epoch, load_optimizer_states=False, **kwargs):

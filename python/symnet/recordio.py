@@ -10,6 +10,7 @@ import io as _pyio
 import numpy as np
 
 from . import _core
+from .fileio import AtomicTextFile, write_atomically
 
 IRHeader = namedtuple("HEADER", ["flag", "label", "id", "id2"])
 
@@ -68,7 +69,7 @@ class MXIndexedRecordIO(MXRecordIO):
         super().open()
         self.idx, self.keys = {}, []
         if self.writable:
-            self.fidx = open(self.idx_path, "w")
+            self.fidx = AtomicTextFile(self.idx_path)  # written with the .rec file on close
         else:
             with open(self.idx_path) as f:
                 for n, line in enumerate(f, 1):
@@ -82,10 +83,10 @@ class MXIndexedRecordIO(MXRecordIO):
                     self.keys.append(key)
 
     def close(self):
-        if getattr(self, "fidx", None) is not None:
-            self.fidx.close()
-            self.fidx = None
-        super().close()
+        fidx, self.fidx = getattr(self, "fidx", None), None
+        super().close()  # the .rec file first: an .idx never points into a file not yet there
+        if fidx is not None:
+            write_atomically(self.idx_path, fidx.getvalue())
 
     def seek(self, idx):
         self.handle.seek(self.idx[idx])

@@ -1,8 +1,12 @@
 """Training curves: symnet.viz.plot_training(logs, path) draws loss, accuracy, loss scale and
 throughput per batch from LogWriter files (JSON lines or CSV), one line per run."""
 import csv
+import io
 import json
+import logging
 import os
+
+from .fileio import write_atomically
 
 
 def _read(path):
@@ -11,7 +15,14 @@ def _read(path):
             rows = list(csv.DictReader(f))
         return [{k: (float(v) if v not in ("", None) and k != "run" else v) for k, v in r.items()} for r in rows]
     with open(path) as f:
-        return [json.loads(line) for line in f if line.strip()]
+        lines = [line for line in f if line.strip()]
+    recs = [json.loads(line) for line in lines[:-1]]
+    if lines:
+        try:
+            recs.append(json.loads(lines[-1]))
+        except ValueError:  # a run killed while writing its last line: plot the rest
+            logging.warning("%s: ignoring a torn last line", path)
+    return recs
 
 
 def _smooth(values, decay=0.9):
@@ -65,6 +76,8 @@ def plot_training(logs, path="training.png", title="training"):
             ax.legend()
     fig.suptitle(title)
     fig.tight_layout()
-    fig.savefig(path, dpi=90)
+    buf = io.BytesIO()  # rendered in memory, then replaced atomically: never a half-written PNG
+    fig.savefig(buf, dpi=90, format=os.path.splitext(str(path))[1][1:] or "png")
     plt.close(fig)
+    write_atomically(path, buf.getvalue())
     return path

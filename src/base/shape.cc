@@ -14,16 +14,29 @@ int64_t Shape::at(int i) const {
   return dims_[j];
 }
 
+int64_t Shape::MulElements(int64_t a, int64_t b, const std::string& what) {
+  int64_t p = 0;
+  // a hostile or mistyped shape must not wrap around to a small (or zero) element count
+  SYMNET_CHECK(!__builtin_mul_overflow(a, b, &p) && p <= kMaxElements)
+      << what << " has more than 2^60 elements (" << a << " x " << b
+      << " overflows); no array can be that large";
+  return p;
+}
+
 int64_t Shape::Size() const {
   SYMNET_CHECK(is_known()) << "the size of shape " << ToString() << " is not known";
-  int64_t s = 1;
-  for (auto d : dims_) s *= d;
-  return s;
+  return ProdRange(0, ndim());
 }
 
 int64_t Shape::ProdRange(int begin, int end) const {
+  bool zero = false;
+  for (int i = begin; i < end; ++i) {
+    if (dims_[i] < 0) return -1;  // unknown dims: no size yet (Size() refuses them earlier)
+    zero = zero || dims_[i] == 0;
+  }
+  if (zero) return 0;  // (0, 2^40, 2^40) is a valid empty array, whatever the other dims
   int64_t s = 1;
-  for (int i = begin; i < end; ++i) s *= dims_[i];
+  for (int i = begin; i < end; ++i) s = MulElements(s, dims_[i], "shape " + ToString());
   return s;
 }
 

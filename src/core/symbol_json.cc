@@ -6,6 +6,7 @@
 
 #include "json.h"
 #include "symbol_util.h"
+#include "symnet/file_io.h"
 #include "symnet/op_attr_types.h"
 #include "symnet/symbol.h"
 
@@ -217,10 +218,7 @@ Symbol Symbol::FromJSON(const std::string& text) {
 }
 
 void Symbol::Save(const std::string& path) const {
-  std::ofstream f(path);
-  SYMNET_CHECK(f.good()) << "cannot open '" << path << "' for writing";
-  f << ToJSON();
-  SYMNET_CHECK(f.good()) << "failed writing '" << path << "'";
+  WriteFileAtomically(path, ToJSON());  // never a torn -symbol.json, even when killed
 }
 
 Symbol Symbol::Load(const std::string& path) {

@@ -9,12 +9,36 @@
 #include <sstream>
 
 #include "symnet/base.h"
+#include "symnet/file_io.h"
 
 namespace symnet {
 
+namespace {
+
+/*! \brief dmlc's RecordIOWriter over an AtomicFileWriter: the .rec file appears complete at its
+ *  path on Close(), or not at all (an earlier file of that name stays as it was). */
+class AtomicWriteStream : public dmlc::SeekStream {
+ public:
+  explicit AtomicWriteStream(const std::string& path) : file_(path) {}
+  size_t Read(void*, size_t) override {
+    SYMNET_THROW << "RecordIO file '" << file_.path() << "' is open for writing, not reading";
+  }
+  void Write(const void* data, size_t size) override { file_.Write(data, size); }
+  void Seek(size_t) override {
+    SYMNET_THROW << "cannot seek in RecordIO file '" << file_.path() << "' opened for writing";
+  }
+  size_t Tell() override { return file_.Tell(); }
+  void Commit() { file_.Commit(); }
+
+ private:
+  AtomicFileWriter file_;
+};
+
+}  // namespace
+
 struct RecordIOFile::Impl {
   std::unique_ptr<dmlc::SeekStream> read_stream;
-  std::unique_ptr<dmlc::Stream> write_stream;
+  std::unique_ptr<AtomicWriteStream> write_stream;
   std::unique_ptr<dmlc::RecordIOReader> reader;
   std::unique_ptr<dmlc::RecordIOWriter> writer;
   size_t records = 0;  // records read since the last seek (for messages)
@@ -29,13 +53,18 @@ RecordIOFile::RecordIOFile(const std::string& path, char mode)
     SYMNET_CHECK(impl_->read_stream) << "cannot open RecordIO file '" << path << "' for reading";
     impl_->reader = std::make_unique<dmlc::RecordIOReader>(impl_->read_stream.get());
   } else {
-    impl_->write_stream.reset(dmlc::Stream::Create(path.c_str(), "w", true));
-    SYMNET_CHECK(impl_->write_stream) << "cannot open RecordIO file '" << path << "' for writing";
+    impl_->write_stream = std::make_unique<AtomicWriteStream>(path);
     impl_->writer = std::make_unique<dmlc::RecordIOWriter>(impl_->write_stream.get());
   }
 }
 
-RecordIOFile::~RecordIOFile() = default;
+RecordIOFile::~RecordIOFile() {
+  try {
+    Close();  // a writer not closed explicitly still publishes what it wrote
+  } catch (const std::exception& e) {
+    LOG(WARNING) << e.what();  // destructors must not throw; the previous file stays
+  }
+}
 
 size_t RecordIOFile::Write(const std::string& record) {
   SYMNET_CHECK(impl_->writer) << "RecordIO file '" << path_ << "' is not open for writing";
@@ -66,6 +95,7 @@ void RecordIOFile::Seek(size_t offset) {
 }
 
 size_t RecordIOFile::Tell() {
+  SYMNET_CHECK(impl_->reader || impl_->writer) << "RecordIO file '" << path_ << "' is closed";
   return impl_->reader ? impl_->reader->Tell() : impl_->writer->Tell();
 }
 
@@ -73,7 +103,10 @@ void RecordIOFile::Close() {
   impl_->reader.reset();
   impl_->writer.reset();
   impl_->read_stream.reset();
-  impl_->write_stream.reset();
+  if (impl_->write_stream) {
+    std::unique_ptr<AtomicWriteStream> w = std::move(impl_->write_stream);
+    w->Commit();  // fsync + rename: the file appears whole
+  }
 }
 
 std::string PackImageRecord(const ImageRecordHeader& h, const std::string& payload) {

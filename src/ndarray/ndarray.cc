@@ -69,7 +69,8 @@ NDArray NDArray::Reshape(const Shape& shape) const {
       SYMNET_CHECK(infer < 0) << "reshape to " << shape << ": at most one dimension may be -1";
       infer = i;
     } else {
-      known *= s[i];
+      SYMNET_CHECK(s[i] >= 0) << "reshape to " << shape << ": dimension " << i << " is negative";
+      known = Shape::MulElements(known, s[i], "reshape target " + shape.ToString());
     }
   }
   if (infer >= 0) {

@@ -5,6 +5,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "symnet/file_io.h"
+
 namespace symnet {
 
 namespace {
@@ -193,17 +195,8 @@ void LoadNDArrayList(const std::string& bytes, std::vector<NDArray>* arrays,
 
 void SaveNDArrays(const std::string& path, const std::vector<NDArray>& arrays,
                   const std::vector<std::string>& names) {
-  const std::string bytes = SaveNDArrayList(arrays, names);
-  // write to a temporary file and rename: a failed save never leaves a truncated file behind
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary);
-    SYMNET_CHECK(f.good()) << "cannot open '" << tmp << "' for writing";
-    f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    SYMNET_CHECK(f.good()) << "failed writing '" << tmp << "'";
-  }
-  SYMNET_CHECK(std::rename(tmp.c_str(), path.c_str()) == 0)
-      << "cannot rename '" << tmp << "' to '" << path << "'";
+  // temporary file, fsync, rename: a crash or a failed save leaves the previous file intact
+  WriteFileAtomically(path, SaveNDArrayList(arrays, names));
 }
 
 void LoadNDArrays(const std::string& path, std::vector<NDArray>* arrays,

@@ -3,6 +3,11 @@
  *  (arg:/aux: names) and prefix-%04d.states (SaveOptimizerStates: the momenta and the loss
  *  scaler). Either front end resumes the other's run.
  */
+#include <dirent.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 
 #include "symnet/base.h"
@@ -20,10 +25,42 @@ std::string EpochPath(const std::string& prefix, int epoch, const char* ext) {
   return prefix + buf + ext;
 }
 
+bool FileExists(const std::string& path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
 }  // namespace
+
+int LatestCheckpoint(const std::string& prefix, bool need_states) {
+  const size_t slash = prefix.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : prefix.substr(0, slash + 1);
+  const std::string base = slash == std::string::npos ? prefix : prefix.substr(slash + 1);
+  if (!FileExists(prefix + "-symbol.json")) return -1;
+  DIR* d = ::opendir(dir.c_str());
+  if (!d) return -1;
+  int best = -1;
+  const std::string head = base + "-", tail = ".params";
+  while (const dirent* e = ::readdir(d)) {
+    const std::string name = e->d_name;
+    if (name.size() < head.size() + 4 + tail.size() || name.compare(0, head.size(), head) != 0 ||
+        name.compare(name.size() - tail.size(), tail.size(), tail) != 0)
+      continue;
+    const std::string digits = name.substr(head.size(), name.size() - head.size() - tail.size());
+    if (digits.size() > 9 || !std::all_of(digits.begin(), digits.end(), ::isdigit)) continue;
+    const int epoch = std::stoi(digits);
+    if (epoch <= best || EpochPath(prefix, epoch, ".params") != prefix + "-" + digits + tail)
+      continue;
+    if (need_states && !FileExists(EpochPath(prefix, epoch, ".states"))) continue;
+    best = epoch;
+  }
+  ::closedir(d);
+  return best;
+}
 
 void Trainer::SaveCheckpoint(const std::string& prefix, int epoch, bool save_states) const {
   original_.Save(prefix + "-symbol.json");
+  if (save_states) SaveOptimizerStates(EpochPath(prefix, epoch, ".states"), States());
   std::vector<NDArray> arrays;
   std::vector<std::string> names;
   for (size_t i = 0; i < param_names_.size(); ++i) {
@@ -34,9 +71,11 @@ void Trainer::SaveCheckpoint(const std::string& prefix, int epoch, bool save_sta
     arrays.push_back(exec_->aux_arrays()[i]);
     names.push_back("aux:" + aux_names_[i]);
   }
+  // last: a .params file on disk means the symbol and states before it are complete
   SaveNDArrays(EpochPath(prefix, epoch, ".params"), arrays, names);
-  if (!save_states) return;
+}
 
+OptimizerStates Trainer::States() const {
   OptimizerStates st;
   st.num_update = num_update_;
   for (size_t i = 0; i < param_names_.size(); ++i) {
@@ -46,7 +85,7 @@ void Trainer::SaveCheckpoint(const std::string& prefix, int epoch, bool save_sta
   }
   st.has_loss_scaler = scaler_ != nullptr;
   if (scaler_) st.loss_scaler = *scaler_;
-  SaveOptimizerStates(EpochPath(prefix, epoch, ".states"), st);
+  return st;
 }
 
 void Trainer::LoadCheckpoint(const std::string& prefix, int epoch, bool load_states) {

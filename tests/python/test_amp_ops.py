@@ -20,7 +20,7 @@ def to_bf16(x):
 def test_amp_cast_values_and_gradient_dtype(src, dst):
     x = rng.normal(size=(3, 4)).astype(np.float32) * 100
     sym = mx.sym.amp_cast(mx.sym.var("x"), dtype=dst)
-    exe = sym.simple_bind(mx.cpu(), type_dict={"x": src}, x=(3, 4))
+    exe = sym.simple_bind(mx.current_context(), type_dict={"x": src}, x=(3, 4))
     exe.arg_dict["x"][:] = x
     out = exe.forward(is_train=True)[0]
     assert out.dtype == mx.base.numpy_dtype(dst)
@@ -35,13 +35,13 @@ def test_amp_cast_values_and_gradient_dtype(src, dst):
 
 def test_amp_cast_passes_other_dtypes_and_is_identity_in_place():
     sym = mx.sym.amp_cast(mx.sym.var("x"), dtype="float16")
-    exe = sym.simple_bind(mx.cpu(), type_dict={"x": "int32"}, grad_req="null", x=(4,))
+    exe = sym.simple_bind(mx.current_context(), type_dict={"x": "int32"}, grad_req="null", x=(4,))
     exe.arg_dict["x"][:] = [1, 2, 3, 4]
     out = exe.forward()[0]
     assert out.dtype == np.int32 and out.asnumpy().tolist() == [1, 2, 3, 4]
     # a float32 -> float32 cast writes into its input's buffer (in place)
     chain = mx.sym.amp_cast(mx.sym.Activation(mx.sym.var("x"), act_type="relu"), dtype="float32")
-    exe = chain.simple_bind(mx.cpu(), grad_req="null", x=(4,))
+    exe = chain.simple_bind(mx.current_context(), grad_req="null", x=(4,))
     assert "(inplace)" in exe.debug_str().splitlines()[1]
     check_numeric_gradient(mx.sym.amp_cast(mx.sym.var("x"), dtype="float64"), {"x": rng.normal(size=(2, 3))})
 
@@ -51,7 +51,7 @@ def test_amp_multicast(narrow):
     sym = mx.sym.amp_multicast(mx.sym.var("a"), mx.sym.var("b"), mx.sym.var("c"), num_outputs=3,
                                cast_narrow=narrow)
     types = {"a": "float16", "b": "float32", "c": "int32"}
-    exe = sym.simple_bind(mx.cpu(), type_dict=types, a=(2,), b=(2,), c=(2,))
+    exe = sym.simple_bind(mx.current_context(), type_dict=types, a=(2,), b=(2,), c=(2,))
     exe.arg_dict["a"][:] = [1.5, 2.5]
     exe.arg_dict["b"][:] = [3.25, 4.125]
     exe.arg_dict["c"][:] = [7, 8]

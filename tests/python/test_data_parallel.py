@@ -72,27 +72,69 @@ def test_batchnorm_statistics_are_averaged_over_devices():
     np.testing.assert_allclose(aux["bn1_moving_mean"].asnumpy(), np.mean(per_dev, axis=0), rtol=1e-6)
 
 
-def test_amp_with_loss_scaling_on_two_devices(tmp_path):
-    x, y = data()
+def _amp_module(make):
+    """A Module made by make() and bound for bfloat16 AMP on cpu(0) and cpu(1)."""
     mx.amp.init("bfloat16")
     try:
-        mod = mx.mod.Module(mlp(), context=[mx.cpu(0), mx.cpu(1)])
+        mod = make()
         mod.bind([("data", (12, 10))], [("softmax_label", (12,))])
     finally:
         mx.amp.shutdown()
+    return mod
+
+
+def _flat_states(mod):
+    return {i: [a.asnumpy() for a in (st if isinstance(st, tuple) else (st,)) if a is not None]
+            for i, st in mod._states.items()}
+
+
+def test_amp_with_loss_scaling_on_two_devices(tmp_path):
+    x, y = data()
+    batch = lambda: next(iter(mx.io.NDArrayIter(x, y, batch_size=12)))
+    devices = [mx.cpu(0), mx.cpu(1)]
+    mod = _amp_module(lambda: mx.mod.Module(mlp(), context=devices))
     mod.init_params(mx.init.Xavier(), seed=0)
     mod.init_optimizer(optimizer="sgd", optimizer_params={"learning_rate": 0.1, "momentum": 0.9})
-    mx.amp.init_trainer(mod)
+    # a short window: the scale grows during the run (128 * 2**3 after 32 clean steps), so the
+    # restored scaler differs from a default one in its scale, settings and step count
+    mx.amp.init_trainer(mod, mx.amp.LossScaler(init_scale=128, scale_window=10))
     mod.fit(mx.io.NDArrayIter(x, y, batch_size=12), num_epoch=8)
     acc = dict(mod.score(mx.io.NDArrayIter(x, y, batch_size=12), "acc"))["accuracy"]
     assert acc > 0.7
+    assert mod.loss_scale == 1024 and mod.optimizer.num_update == 32
     mod.save_checkpoint(str(tmp_path / "dp"), 1, save_optimizer_states=True)
-    back = mx.mod.Module.load(str(tmp_path / "dp"), 1, load_optimizer_states=True,
-                              context=[mx.cpu(0), mx.cpu(1)])
-    back.bind([("data", (12, 10))], [("softmax_label", (12,))])
+    saved, _ = mod.get_params()
+
+    back = _amp_module(lambda: mx.mod.Module.load(str(tmp_path / "dp"), 1, load_optimizer_states=True,
+                                                  context=devices))
     back.init_optimizer(optimizer="sgd", optimizer_params={"learning_rate": 0.1, "momentum": 0.9})
-    back.forward_backward(next(iter(mx.io.NDArrayIter(x, y, batch_size=12))))
-    back.update()
+    # parameters (on every device), optimizer states, update counts and the loss scaler come back exactly
+    got, _ = back.get_params()
+    assert sorted(got) == sorted(saved)
+    for k in saved:
+        np.testing.assert_array_equal(got[k].asnumpy(), saved[k].asnumpy(), err_msg=k)
+        for e in back._execs:
+            np.testing.assert_array_equal(e.arg_dict[k].asnumpy(), saved[k].asnumpy(), err_msg=k)
+    want, have = _flat_states(mod), _flat_states(back)
+    assert sorted(have) == sorted(want) and len(want) == 4
+    for i in want:
+        assert len(have[i]) == len(want[i]) >= 1
+        for a, b in zip(have[i], want[i]):
+            np.testing.assert_array_equal(a, b, err_msg=str(i))
+    assert back.optimizer.num_update == mod.optimizer.num_update
+    assert back.optimizer._index_update_count == mod.optimizer._index_update_count
+    assert back._amp_loss_scaler.state_dict() == mod._amp_loss_scaler.state_dict()
+    assert back.loss_scale == 1024
+    # one more identical step on both gives bit-identical parameters
+    for m in (mod, back):
+        m.forward_backward(batch())
+        assert m.update()
+    a, _ = mod.get_params()
+    b, _ = back.get_params()
+    for k in a:
+        assert not np.array_equal(a[k].asnumpy(), saved[k].asnumpy()), k
+        np.testing.assert_array_equal(b[k].asnumpy(), a[k].asnumpy(), err_msg=k)
+    assert back._amp_loss_scaler.state_dict() == mod._amp_loss_scaler.state_dict()
 
 
 def test_allreduce_sums_across_cpu_devices():

@@ -5,7 +5,8 @@ ResNet-50 must run the same ops in 16 bits as symnet's, with outputs that agree.
 
 The references come from tests/mxnet_parity/make_references.py, run under real MXNet in its own
 virtual environment (tools/run_tests.sh makes it; see that script). Where they could not be
-made (no PyPI access, say), every test here is skipped with the reason, never passed.
+made (no PyPI access, say), every test here is skipped with the reason, never passed; with
+SYMNET_REQUIRE_MXNET_REFS=1 (CI) they fail instead.
 """
 import json
 import os
@@ -27,6 +28,8 @@ def _manifest():
         reason = open(why).read().strip() if os.path.exists(why) else (
             "no MXNet references in %s: run tests/mxnet_parity/make_references.py under mxnet==1.9.1 "
             "(tools/run_tests.sh does)" % REFS)
+        if os.environ.get("SYMNET_REQUIRE_MXNET_REFS") == "1":  # CI: a parity run that cannot fail
+            pytest.fail(reason)                                  # is not a pass
         pytest.skip(reason)
     with open(path) as f:
         return json.load(f)
@@ -167,14 +170,19 @@ def test_amp_conversion_matches_mxnet(target):
     theirs_sym = mx.sym.load(os.path.join(d, "converted-symbol.json"))
     theirs_here = _run_converted(theirs_sym, params, ref["input:data"])
     np.testing.assert_allclose(out, theirs_here, rtol=1e-5, atol=1e-6)
-    if "outputs_error" in info:
-        pytest.skip("MXNet 1.9.1 could not run its %s graph on the CPU (%s): its conversion was "
-                    "compared node by node and run by symnet, not by MXNet" % (target, info["outputs_error"]))
-    ref_out = np.load(os.path.join(d, "ref.npz"))["out"]
-    # two 16-bit graphs round differently along 50 layers: compare against the float32
-    # reference scale, and require both to be as close to float32 as each other
+    # the 16-bit output against MXNet's float32 output on the same parameters and input: at
+    # most 8 roundings' worth of error (unit roundoff 4.9e-4 for float16, 3.9e-3 for bfloat16),
+    # relative to the output's scale; measured on a Zen 3: 5.6e-4 (float16), 6.9e-3 (bfloat16)
     scale = float(np.abs(ref["out_infer:0"]).max())
     err_ours = np.abs(out - ref["out_infer:0"]).max() / scale
+    assert err_ours < {"float16": 4e-3, "bfloat16": 3e-2}[target], err_ours
+    if "outputs_error" in info:
+        # MXNet 1.9.1's CPU build cannot run this graph (no float16 gemm; bfloat16 only with
+        # AVX512_BF16): the float32 comparison above stands in for its 16-bit output
+        return
+    ref_out = np.load(os.path.join(d, "ref.npz"))["out"]
+    # two 16-bit graphs round differently along 50 layers: require both to be as close to
+    # float32 as each other
     err_theirs = np.abs(ref_out - ref["out_infer:0"]).max() / scale
     assert np.abs(out - ref_out).max() / scale < 0.1, (err_ours, err_theirs)
     assert err_ours < max(2 * err_theirs, 0.02), (err_ours, err_theirs)

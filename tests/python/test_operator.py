@@ -19,13 +19,17 @@ def np_softmax(x, axis=-1):
     return e / e.sum(axis=axis, keepdims=True)
 
 
-def check_16bit(sym, location, rtol_f16=2e-3, rtol_bf16=2e-2, atol=None):
-    """Runs the op in float32, float16 and bfloat16 on the same (16-bit representable) inputs.
-    Tolerances: float16 keeps 11 significant bits (rel. 4.9e-4 per rounding), bfloat16 8 bits
-    (rel. 3.9e-3), and the output is rounded once more; a few roundings give the bounds above."""
+def check_16bit(sym, location, rtol_f16=2e-3, rtol_bf16=2e-2, atol=None, rtol_f32=1e-5):
+    """Runs the op in float64, float32, float16 and bfloat16 on the same (16-bit representable)
+    inputs. The float32 outputs are checked against float64 (rtol_f32, relative to each output's
+    largest magnitude) and are the reference for the 16-bit outputs. Tolerances: float16 keeps 11
+    significant bits (rel. 4.9e-4 per rounding), bfloat16 8 bits (rel. 3.9e-3), and the output is
+    rounded once more; a few roundings give the bounds above."""
     loc16 = {k: v.astype(np.float16).astype(np.float32) for k, v in location.items()}
-    ref = check_symbolic_forward(sym, loc16, [0] * 0 or _forward(sym, loc16, np.float32),
-                                 dtype=np.float32)
+    ref = _forward(sym, loc16, np.float32)
+    for o, r in zip(ref, _forward(sym, loc16, np.float64)):
+        scale = np.abs(r).max() + 1e-6
+        assert_almost_equal(o, r, rtol=rtol_f32, atol=rtol_f32 * scale, names=("float32", "float64"))
     for dtype, rtol in (("float16", rtol_f16), ("bfloat16", rtol_bf16)):
         outs = _forward(sym, loc16, dtype)
         for o, r in zip(outs, ref):
@@ -35,18 +39,20 @@ def check_16bit(sym, location, rtol_f16=2e-3, rtol_bf16=2e-2, atol=None):
 
 
 def _forward(sym, location, dtype):
-    exe = sym.simple_bind(mx.cpu(), grad_req="null", type_dict={k: dtype for k in location},
+    """Forward (inference) on the default context with every input in `dtype`; the outputs as
+    float64 numpy arrays (exact for every dtype used here)."""
+    exe = sym.simple_bind(mx.current_context(), grad_req="null", type_dict={k: dtype for k in location},
                           **{k: v.shape for k, v in location.items()})
     for k, v in location.items():
         exe.arg_dict[k][:] = v
-    return [o.asnumpy().astype(np.float32) for o in exe.forward()]
+    return [o.asnumpy().astype(np.float64) for o in exe.forward()]
 
 
 def check_add_req(sym, location, out_grads=None):
     """grad_req='add' accumulates onto existing gradients (the kAddTo path of every kernel)."""
     loc = {k: v.astype(np.float64) for k, v in location.items()}
     names = [n for n in sym.list_arguments() if n in loc]
-    exe = sym.simple_bind(mx.cpu(), grad_req="write", type_dict={k: "float64" for k in loc},
+    exe = sym.simple_bind(mx.current_context(), grad_req="write", type_dict={k: "float64" for k in loc},
                           **{k: v.shape for k, v in loc.items()})
     for k, v in loc.items():
         exe.arg_dict[k][:] = v
@@ -55,6 +61,16 @@ def check_add_req(sym, location, out_grads=None):
     expected = {n: exe.grad_dict[n].asnumpy() for n in names if n in exe.grad_dict}
     check_symbolic_backward(sym, loc, out_grads, expected, rtol=1e-10, atol=1e-12,
                             grad_req="add", dtype=np.float64)
+
+
+def test_check_16bit_fails_on_inaccurate_float32_or_16bit_outputs():
+    """The helper itself: float32 is checked against float64, and float16 against float32."""
+    x, v = {"x": np.linspace(-3, 3, 20)}, mx.sym.var("x")
+    with pytest.raises(AssertionError, match="float32=.*float64="):
+        check_16bit((v + 1e8) - 1e8, x)  # float32 rounds x away; float64 keeps it
+    with pytest.raises(AssertionError, match="float16=.*float32="):
+        check_16bit((v + 64) - 64, x)  # float16 keeps 1/16 steps at 64
+    check_16bit(v * 2, x)
 
 
 # ---- element-wise -----------------------------------------------------------------------------
@@ -166,7 +182,7 @@ def test_broadcast_binary(op, ref, shapes):
 def test_broadcast_incompatible_shapes_error():
     sym = mx.sym.broadcast_add(mx.sym.var("a"), mx.sym.var("b"))
     with pytest.raises(mx.MXNetError, match=r"could not be broadcast.*\(2, 3\).*\(4,\)"):
-        sym.simple_bind(mx.cpu(), a=(2, 3), b=(4,))
+        sym.simple_bind(mx.current_context(), a=(2, 3), b=(4,))
 
 
 # ---- copies, shapes and types -------------------------------------------------------------
@@ -195,7 +211,7 @@ def test_clip(a_min, a_max):
 def test_clip_keeps_nan_passes_gradient_at_the_bounds_and_rejects_an_empty_range():
     x = np.array([np.nan, -1.0, 0.0, 0.5, 1.0, 2.0])
     sym = mx.sym.clip(mx.sym.var("x"), a_min=0.0, a_max=1.0)
-    exe = sym.simple_bind(mx.cpu(), type_dict={"x": "float64"}, x=x.shape)
+    exe = sym.simple_bind(mx.current_context(), type_dict={"x": "float64"}, x=x.shape)
     exe.arg_dict["x"][:] = x
     out = exe.forward(is_train=True)[0].asnumpy()
     np.testing.assert_array_equal(out, [np.nan, 0.0, 0.0, 0.5, 1.0, 1.0])
@@ -262,7 +278,7 @@ def test_add_n():
 def test_cast(dtype):
     x = randn(3, 4) * 10
     sym = mx.sym.Cast(mx.sym.var("x"), dtype=dtype)
-    exe = sym.simple_bind(mx.cpu(), x=(3, 4))
+    exe = sym.simple_bind(mx.current_context(), x=(3, 4))
     exe.arg_dict["x"][:] = x
     out = exe.forward(is_train=True)[0]
     assert out.dtype == mx.base.numpy_dtype(dtype)
@@ -464,7 +480,7 @@ def test_fully_connected_shape_error_names_node_argument_and_shapes():
     weight = mx.sym.var("fc_weight", shape=(10, 63))
     fc = mx.sym.FullyConnected(data, weight=weight, num_hidden=10, name="fc")
     with pytest.raises(mx.MXNetError) as err:
-        fc.simple_bind(mx.cpu(), data=(32, 64))
+        fc.simple_bind(mx.current_context(), data=(32, 64))
     msg = str(err.value)
     assert "'fc'" in msg and "FullyConnected" in msg and "weight" in msg
     assert "(10, 63)" in msg and "(10, 64)" in msg
@@ -476,7 +492,7 @@ def test_16bit_gradients_match_float32():
     sym = mx.sym.FullyConnected(mx.sym.var("x"), num_hidden=4, name="fc")
     grads = {}
     for dtype in ("float32", "float16", "bfloat16"):
-        exe = sym.simple_bind(mx.cpu(), type_dict={"x": dtype}, x=(6, 5))
+        exe = sym.simple_bind(mx.current_context(), type_dict={"x": dtype}, x=(6, 5))
         for k, v in (("x", x), ("fc_weight", w), ("fc_bias", b)):
             exe.arg_dict[k][:] = v.astype(np.float16).astype(np.float32)
         exe.forward(is_train=True)
@@ -545,7 +561,7 @@ def test_round_and_rint_differ_at_halves_and_rounding_has_no_gradient():
     np.testing.assert_array_equal(mx.nd.fix(x).asnumpy(), [0, 1, 2, -0.0, -2])
     np.testing.assert_array_equal(mx.nd.sign(mx.nd.array([-3.0, 0.0, 2.0])).asnumpy(), [-1, 0, 1])
     for op in ("floor", "ceil", "round", "rint", "trunc", "fix", "sign"):
-        exe = getattr(mx.sym, op)(mx.sym.var("x")).simple_bind(mx.cpu(), x=(5,))
+        exe = getattr(mx.sym, op)(mx.sym.var("x")).simple_bind(mx.current_context(), x=(5,))
         exe.arg_dict["x"][:] = x.asnumpy()
         exe.forward(is_train=True)
         exe.backward([mx.nd.ones((5,))])

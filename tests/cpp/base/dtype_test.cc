@@ -2,6 +2,7 @@
 #include "symnet/dtype.h"
 
 #include <gtest/gtest.h>
+#include <immintrin.h>
 
 #include <cmath>
 #include <limits>
@@ -44,24 +45,104 @@ TEST(DType, HalfExactValues) {
   EXPECT_EQ(static_cast<float>(half_t::FromBits(0x7c00)), std::numeric_limits<float>::infinity());
 }
 
-// The software path must agree with the hardware (F16C) path bit for bit.
-TEST(DType, HalfSoftwareMatchesHardware) {
+// An independent reference for the software conversions: the value of a half from its fields
+// with ldexp, and float -> half by picking the nearer of the two neighbouring halves in double.
+double HalfValue(uint32_t b) {
+  const int exp = (b >> 10) & 0x1f;
+  const int mant = b & 0x3ff;
+  const double mag = exp == 0 ? std::ldexp(mant, -24) : std::ldexp(1024 + mant, exp - 25);
+  return (b & 0x8000) ? -mag : mag;
+}
+
+uint16_t NearestHalf(float f) {
+  const uint32_t sign = std::signbit(f) ? 0x8000u : 0u;
+  const double a = std::fabs(static_cast<double>(f));
+  if (a >= 65520.0) return static_cast<uint16_t>(sign | 0x7c00u);  // past max + half a step
+  uint32_t lo = 0;  // largest finite half magnitude <= a (binary search over the ordered bits)
+  for (uint32_t step = 0x4000; step; step >>= 1)
+    if (lo + step <= 0x7bffu && HalfValue(lo + step) <= a) lo += step;
+  if (lo == 0x7bffu) return static_cast<uint16_t>(sign | lo);
+  const double below = a - HalfValue(lo), above = HalfValue(lo + 1) - a;
+  const uint32_t r = below < above ? lo : above < below ? lo + 1 : ((lo & 1u) ? lo + 1 : lo);
+  return static_cast<uint16_t>(sign | r);
+}
+
+TEST(DType, HalfSoftwarePathMatchesAnIndependentReference) {
   for (uint32_t b = 0; b < 0x10000; ++b) {
-    const half_t h = half_t::FromBits(static_cast<uint16_t>(b));
-    const float f = detail::HalfBitsToFloat(h.bits);
-    if (std::isnan(f)) continue;
-    ASSERT_EQ(f, static_cast<float>(h)) << b;
+    const float f = detail::HalfBitsToFloat(static_cast<uint16_t>(b));
+    if ((b & 0x7c00u) == 0x7c00u) {  // inf and nan
+      EXPECT_TRUE((b & 0x3ffu) ? std::isnan(f) : std::isinf(f)) << b;
+      continue;
+    }
+    ASSERT_EQ(static_cast<double>(f), HalfValue(b)) << b;
     ASSERT_EQ(detail::FloatToHalfBits(f), b) << b;  // every half is exactly representable
   }
   std::mt19937 rng(7);
   std::uniform_int_distribution<uint32_t> bits;
-  for (int i = 0; i < 200000; ++i) {
+  for (int i = 0; i < 300000; ++i) {
     uint32_t x = bits(rng);
+    // half the draws near the half range (|exponent| small), where rounding matters
+    if (i & 1) x = (x & 0x807fffffu) | ((0x66u + x % 0x1eu) << 23);
+    float f;
+    std::memcpy(&f, &x, 4);
+    if (std::isnan(f) || std::isinf(f)) continue;
+    ASSERT_EQ(detail::FloatToHalfBits(f), NearestHalf(f)) << f;
+  }
+}
+
+// The software path must agree bit for bit with the F16C instructions that half_t uses when
+// compiled with -mf16c; asked at run time so that the portable build tests it too.
+__attribute__((target("f16c"))) uint16_t HardwareFloatToHalf(float f) {
+  return static_cast<uint16_t>(_cvtss_sh(f, _MM_FROUND_TO_NEAREST_INT));
+}
+__attribute__((target("f16c"))) float HardwareHalfToFloat(uint16_t h) { return _cvtsh_ss(h); }
+
+TEST(DType, HalfSoftwareMatchesF16C) {
+  if (!__builtin_cpu_supports("f16c")) GTEST_SKIP() << "CPU lacks F16C";
+  for (uint32_t b = 0; b < 0x10000; ++b) {
+    const float f = detail::HalfBitsToFloat(static_cast<uint16_t>(b));
+    const float hw = HardwareHalfToFloat(static_cast<uint16_t>(b));
+    if (std::isnan(hw)) {
+      ASSERT_TRUE(std::isnan(f)) << b;
+      continue;
+    }
+    ASSERT_EQ(f, hw) << b;
+  }
+  std::mt19937 rng(11);
+  std::uniform_int_distribution<uint32_t> bits;
+  for (int i = 0; i < 300000; ++i) {
+    uint32_t x = bits(rng);
+    if (i & 1) x = (x & 0x807fffffu) | ((0x66u + x % 0x1eu) << 23);
     float f;
     std::memcpy(&f, &x, 4);
     if (std::isnan(f)) continue;
-    ASSERT_EQ(detail::FloatToHalfBits(f), half_t(f).bits) << f;
+    ASSERT_EQ(detail::FloatToHalfBits(f), HardwareFloatToHalf(f)) << f;
   }
+}
+
+TEST(DType, BFloat16RoundsToInfOnlyPastItsMaximum) {
+  const float bf_max = detail::BF16BitsToFloat(0x7f7f);  // 3.3895e38
+  EXPECT_EQ(bf16_t(bf_max).bits, 0x7f7f);
+  EXPECT_EQ(bf16_t(-bf_max).bits, 0xff7f);
+  // halfway between the maximum and 2^128 (0x7f7f8000) rounds to even: the odd 0x7f7f goes up
+  float halfway;
+  const uint32_t hw_bits = 0x7f7f8000u;
+  std::memcpy(&halfway, &hw_bits, 4);
+  EXPECT_EQ(bf16_t(halfway).bits, 0x7f80);
+  EXPECT_TRUE(std::isinf(static_cast<float>(bf16_t(halfway))));
+  float below;
+  const uint32_t below_bits = 0x7f7f7fffu;
+  std::memcpy(&below, &below_bits, 4);
+  EXPECT_EQ(bf16_t(below).bits, 0x7f7f);
+  EXPECT_EQ(bf16_t(std::numeric_limits<float>::max()).bits, 0x7f80);
+  EXPECT_EQ(bf16_t(-std::numeric_limits<float>::max()).bits, 0xff80);
+  EXPECT_EQ(bf16_t(std::numeric_limits<float>::infinity()).bits, 0x7f80);
+  EXPECT_TRUE(std::isnan(static_cast<float>(bf16_t(std::numeric_limits<float>::quiet_NaN()))));
+  // a nan whose payload sits only in the low 16 bits must not truncate to inf
+  float low_nan;
+  const uint32_t low_nan_bits = 0x7f800001u;
+  std::memcpy(&low_nan, &low_nan_bits, 4);
+  EXPECT_TRUE(std::isnan(static_cast<float>(bf16_t(low_nan))));
 }
 
 TEST(DType, BFloat16RoundsToNearestEven) {

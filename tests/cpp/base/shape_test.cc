@@ -37,6 +37,27 @@ TEST(Shape, SizeAndKnown) {
   EXPECT_THROW((Shape{2, 3}).at(2), Error);
 }
 
+TEST(Shape, SizeOverflowIsAnErrorNotAWrapAround) {
+  const int64_t big = int64_t{1} << 32;
+  // 2 * 2^32 * 2^32 = 2^65 wraps to 0 in int64 arithmetic
+  EXPECT_THROW((Shape{2, big, big}).Size(), Error);
+  EXPECT_THROW((Shape{2, big, big}).ProdRange(1, 3), Error);
+  try {
+    (Shape{int64_t{1} << 33, int64_t{1} << 31}).Size();
+    FAIL() << "2^64 elements did not throw";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("(8589934592, 2147483648)"), std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("2^60"), std::string::npos) << e.what();
+  }
+  // the limit itself is fine, one more is not (the byte count of 8-byte elements must fit too)
+  EXPECT_EQ((Shape{int64_t{1} << 30, int64_t{1} << 30}).Size(), Shape::kMaxElements);
+  EXPECT_THROW((Shape{(int64_t{1} << 30) + 1, int64_t{1} << 30}).Size(), Error);
+  EXPECT_EQ((Shape{big, big, big, 0}).Size(), 0);  // a zero dim makes any product 0, no overflow
+  EXPECT_EQ(Shape::MulElements(3, 4, "x"), 12);
+  EXPECT_THROW(Shape::MulElements(int64_t{1} << 40, int64_t{1} << 40, "x"), Error);
+}
+
 TEST(Shape, AssignMergesKnownDims) {
   Shape a = Shape::Unknown(2);
   EXPECT_TRUE(ShapeAssign(&a, Shape{-1, 5}));

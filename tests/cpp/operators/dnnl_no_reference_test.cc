@@ -31,7 +31,7 @@ bool LevelReached(std::string* why) {
   if (!want) return true;  // uncapped: the CPU's own level
   std::string w(want);
   std::transform(w.begin(), w.end(), w.begin(), [](unsigned char c) { return std::tolower(c); });
-  *why = "oneDNN runs " + DnnlCpuIsa() + " here, below the requested " + want;
+  *why = std::string("CPU lacks ") + want + " (oneDNN runs " + DnnlCpuIsa() + " here)";
   return DnnlCpuIsa() == w;
 }
 
@@ -101,14 +101,16 @@ TEST(DnnlNoReference, ResNet50Float32Inference) {
 TEST(DnnlNoReference, ResNet50AmpBFloat16Training) {
   std::string why;
   if (!LevelReached(&why)) GTEST_SKIP() << why;
-  if (!DnnlNativeBF16()) GTEST_SKIP() << "no native bfloat16 at ISA " << DnnlCpuIsa();
+  if (!DnnlNativeBF16())
+    GTEST_SKIP() << "CPU lacks AVX512_CORE_BF16 (no native bfloat16 at ISA " << DnnlCpuIsa() << ")";
   ExpectNoReference(true, true);
 }
 
 TEST(DnnlNoReference, ResNet50AmpBFloat16Inference) {
   std::string why;
   if (!LevelReached(&why)) GTEST_SKIP() << why;
-  if (!DnnlNativeBF16()) GTEST_SKIP() << "no native bfloat16 at ISA " << DnnlCpuIsa();
+  if (!DnnlNativeBF16())
+    GTEST_SKIP() << "CPU lacks AVX512_CORE_BF16 (no native bfloat16 at ISA " << DnnlCpuIsa() << ")";
   ExpectNoReference(true, false);
 }
 

@@ -1,6 +1,7 @@
 /*! \brief The C++ training front end: schedules, loss scaler, initialisation, metrics, Trainer
  *  (learning, AMP, overflow skip) and bit-identical checkpoint resume. */
 #include <cstdio>
+#include <cstdlib>
 #include <limits>
 
 #include "tests/cpp/test_util.h"
@@ -268,6 +269,29 @@ TEST(Trainer, CheckpointResumeIsBitIdentical) {
   EXPECT_THROW(resumed.LoadCheckpoint(prefix, 7, false), Error);  // no such file: a clear error
   for (const char* ext : {"-symbol.json", "-0001.params", "-0001.states"})
     std::remove((prefix + ext).c_str());
+}
+
+TEST(Trainer, LatestCheckpointIsTheNewestCompleteSet) {
+  char tmpl[] = "/tmp/symnet_latest_XXXXXX";
+  ASSERT_NE(::mkdtemp(tmpl), nullptr);
+  const std::string prefix = std::string(tmpl) + "/net";
+  EXPECT_EQ(train::LatestCheckpoint(prefix, false), -1);  // nothing yet
+  train::Trainer tr(test::SmallMLP(16, 4), MlpOptions(""));
+  tr.InitParams(3);
+  tr.SaveCheckpoint(prefix, 1, true);
+  tr.SaveCheckpoint(prefix, 2, false);
+  EXPECT_EQ(train::LatestCheckpoint(prefix, false), 2);
+  EXPECT_EQ(train::LatestCheckpoint(prefix, true), 1);  // epoch 2 has no optimizer state
+  // a save killed after its .states but before its .params (written last): epoch 3 incomplete
+  WriteFileAtomically(prefix + "-0003.states", "orphan");
+  WriteFileAtomically(prefix + "-0004.params.tmp-123-0", "temporary");
+  WriteFileAtomically(prefix + "-12.params", "not %04d");
+  EXPECT_EQ(train::LatestCheckpoint(prefix, true), 1);
+  EXPECT_EQ(train::LatestCheckpoint(prefix, false), 2);
+  tr.SaveCheckpoint(prefix, 10000, true);  // %04d grows past four digits
+  EXPECT_EQ(train::LatestCheckpoint(prefix, true), 10000);
+  EXPECT_EQ(train::LatestCheckpoint(std::string(tmpl) + "/other", false), -1);
+  std::system(("rm -rf '" + std::string(tmpl) + "'").c_str());
 }
 
 }  // namespace
