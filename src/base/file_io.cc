@@ -156,13 +156,15 @@ std::string TruncateTornLastLine(const std::string& path) {
     // read back from the end to the last '\n' (logs are small next to the data: chunks of 4 KiB)
     off_t end = st.st_size, keep = 0;
     char c = 0;
-    SYMNET_CHECK(::pread(fd, &c, 1, end - 1) == 1) << "cannot read log '" << path << "': " << Reason();
+    SYMNET_CHECK(::pread(fd, &c, 1, end - 1) == 1)
+        << "cannot read log '" << path << "': " << Reason();
     if (c != '\n') {
       std::string tail;
       for (off_t pos = end; pos > 0 && keep == 0;) {
         const off_t start = pos >= 4096 ? pos - 4096 : 0;
         std::string chunk(static_cast<size_t>(pos - start), '\0');
-        SYMNET_CHECK(::pread(fd, &chunk[0], chunk.size(), start) == static_cast<ssize_t>(chunk.size()))
+        SYMNET_CHECK(::pread(fd, &chunk[0], chunk.size(), start) ==
+                     static_cast<ssize_t>(chunk.size()))
             << "cannot read log '" << path << "': " << Reason();
         const size_t nl = chunk.rfind('\n');
         if (nl != std::string::npos) keep = start + static_cast<off_t>(nl) + 1;
@@ -170,8 +172,8 @@ std::string TruncateTornLastLine(const std::string& path) {
         pos = start;
       }
       torn = tail;
-      SYMNET_CHECK(::ftruncate(fd, keep) == 0) << "cannot cut the torn last line of log '" << path
-                                               << "': " << Reason();
+      SYMNET_CHECK(::ftruncate(fd, keep) == 0)
+          << "cannot cut the torn last line of log '" << path << "': " << Reason();
     }
   }
   ::close(fd);

@@ -61,7 +61,8 @@ TEST_F(FileIO, AFailedWriteKeepsThePreviousFileAndSaysWhy) {
     WriteFileAtomically(dir_ + "/no/such/folder/b.params", "x");
     FAIL() << "writing into a missing folder did not throw";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("No such file or directory"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("No such file or directory"), std::string::npos)
+        << e.what();
     EXPECT_NE(std::string(e.what()).find("b.params"), std::string::npos) << e.what();
   }
   ::mkdir((dir_ + "/sub").c_str(), 0755);
