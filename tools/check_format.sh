@@ -25,7 +25,8 @@ if [ $# -gt 0 ]; then
   cxx=$(printf '%s\n' "$@" | grep -E '\.(h|cc|cu|cuh)$' || true)
   py=$(printf '%s\n' "$@" | grep -E '\.py$' || true)
 else
-  cxx=$(git ls-files '*.h' '*.cc' '*.cu' '*.cuh')
+  # tracked files and new ones not yet added (but not ignored ones: build trees, venvs)
+  cxx=$(git ls-files --cached --others --exclude-standard '*.h' '*.cc' '*.cu' '*.cuh')
   py="python tests example tools"
 fi
 

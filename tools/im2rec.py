@@ -77,7 +77,11 @@ def read_list(path):
             parts = line.strip().split("\t")
             if len(parts) < 3:
                 raise SystemExit("%s line %d: expected 'index<TAB>label...<TAB>path'" % (path, n))
-            yield int(parts[0]), [float(v) for v in parts[1:-1]], parts[-1]
+            try:
+                yield int(parts[0]), [float(v) for v in parts[1:-1]], parts[-1]
+            except ValueError as e:
+                raise SystemExit("%s line %d: the index must be an integer and the labels numbers (%s)"
+                                 % (path, n, e))
 
 
 def load_image(path, args):
@@ -122,15 +126,23 @@ def pack_list(lst, args):
 
     def encode(item):
         idx, labels, rel = item
-        img = load_image(os.path.join(args.root, rel), args)
+        try:
+            img = load_image(os.path.join(args.root, rel), args)
+        except (OSError, ValueError) as e:  # missing, unreadable or not an image
+            raise SystemExit("%s: cannot read image %r (index %d): %s; nothing was written"
+                             % (lst, os.path.join(args.root, rel), idx, e))
         label = labels[0] if len(labels) == 1 else np.array(labels, np.float32)
         header = recordio.IRHeader(0, label, idx, 0)
         return idx, recordio.pack_img(header, img, quality=args.quality, img_fmt=args.encoding)
 
-    with ThreadPoolExecutor(max_workers=max(1, args.num_thread)) as pool:
-        for idx, packed in pool.map(encode, items):  # map keeps the list order
-            rec.write_idx(idx, packed)
-            progress.step()
+    try:
+        with ThreadPoolExecutor(max_workers=max(1, args.num_thread)) as pool:
+            for idx, packed in pool.map(encode, items):  # map keeps the list order
+                rec.write_idx(idx, packed)
+                progress.step()
+    except BaseException:
+        rec.abort()  # an earlier .rec/.idx of this name stays as it was
+        raise
     rec.close()
     print("wrote %s.rec and %s.idx (%d records)" % (base, base, len(items)))
 

@@ -29,7 +29,12 @@ class RecordIOFile {
   size_t Tell();
   /*! \brief Back to the first record. */
   void Reset() { Seek(0); }
+  /*! \brief Ends reading, or publishes a written file: it appears at its path, complete, only
+   *  now (temporary file, fsync, rename). */
   void Close();
+  /*! \brief Ends without publishing: a file being written is discarded and an earlier file of
+   *  that name stays (also what the destructor does when Close() was not called). */
+  void Abort();
   const std::string& path() const { return path_; }
 
  private:

@@ -7,6 +7,7 @@
 #define SYMNET_OPERATORS_NN_SOFTMAX_H_
 
 #include <cmath>
+#include <sstream>
 #include <vector>
 
 #include "../operator_common.h"
@@ -189,16 +190,43 @@ struct SoftmaxOutputGradRowKernel {
     const A lab = a.soft_labels ? A(0) : static_cast<A>(label[r]);
     const bool ignored = !a.soft_labels && a.use_ignore && lab == static_cast<A>(a.ignore_label);
     const int64_t cls = static_cast<int64_t>(lab);
+    // a label outside [0, n) has no target: the CPU raised an error before (CheckHardLabels); a
+    // GPU kernel cannot, so its row becomes NaN, which AMP counts as an overflow and fit reports
+    const bool bad = !a.soft_labels && !ignored && !(lab >= A(0) && lab < static_cast<A>(sp.n));
     A scale = static_cast<A>(a.valid ? a.scale / (*a.valid > 1.0f ? *a.valid : 1.0f) : a.scale);
     for (int64_t k = 0; k < sp.n; ++k) {
       const int64_t i = base + k * sp.inner;
       const A target = a.soft_labels ? static_cast<A>(label[i]) : (k == cls ? A(a.on) : A(a.off));
       A g = ignored ? A(0) : (static_cast<A>(y[i]) - target) * scale;
+      if (bad) g = static_cast<A>(NAN);
       if (dy) g *= static_cast<A>(dy[i]);
       AssignReq<req>(&dx[i], g);
     }
   }
 };
+
+/*! \brief Class labels must lie in [0, n) (or equal ignore_label with use_ignore): otherwise an
+ *  error naming the op, the batch position and the value, instead of a silently wrong gradient. */
+template <typename T>
+void CheckHardLabels(cpu, const T* label, const SoftmaxOutputGradArgs& a) {
+  using A = AccType<T>;
+  const int64_t rows = a.sp.outer * a.sp.inner;
+  for (int64_t r = 0; r < rows; ++r) {
+    const A lab = static_cast<A>(label[r]);
+    if (a.use_ignore && lab == static_cast<A>(a.ignore_label)) continue;
+    if (lab >= A(0) && lab < static_cast<A>(a.sp.n)) continue;
+    std::ostringstream where;
+    where << "batch position " << r / a.sp.inner;
+    if (a.sp.inner > 1) where << " (element " << r % a.sp.inner << " of that sample)";
+    // the executor puts the node ('<name>_backward') in front of this message
+    SYMNET_THROW << "SoftmaxOutput: label " << lab << " at " << where.str() << " is outside [0, "
+                 << a.sp.n << "), the number of classes"
+                 << (a.use_ignore ? "" : " (labels to skip need use_ignore=True and ignore_label)");
+  }
+}
+/*! \brief On a GPU the kernel marks such rows NaN instead (no device-to-host wait per step). */
+template <typename T>
+void CheckHardLabels(gpu, const T*, const SoftmaxOutputGradArgs&) {}
 
 /*! \brief The number of labels that are not ignore_label, where the kernels can read it: a
  *  host value on the CPU, a device scalar on a GPU (defined in softmax_output.cu). */
@@ -249,6 +277,7 @@ void SoftmaxOutputGradCompute(const NodeAttrs& attrs, const OpContext& ctx,
     a.on = 1.0 - p.smooth_alpha;
     float host_valid = 0;
     SYMNET_FLOAT_TYPE_SWITCH(y.dtype_, T, {
+      if (!a.soft_labels) CheckHardLabels<T>(xpu(), label.dptr<T>(), a);
       a.valid =
           p.normalization == kNormValid && a.use_ignore && !a.soft_labels
               ? CountValidLabels<T>(xpu(), label.dptr<T>(), rows, p.ignore_label, &host_valid, ctx)

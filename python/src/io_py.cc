@@ -24,7 +24,8 @@ void InitIO(py::module_& m) {
       .def("seek", &RecordIOFile::Seek)
       .def("tell", &RecordIOFile::Tell)
       .def("reset", &RecordIOFile::Reset)
-      .def("close", &RecordIOFile::Close);
+      .def("close", &RecordIOFile::Close)
+      .def("abort", &RecordIOFile::Abort);
   // every file the Python side writes for the user goes through the C++ crash-safe writer
   m.def(
       "write_file_atomically",

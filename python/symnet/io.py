@@ -87,6 +87,8 @@ class NDArrayIter(DataIter):
         if len(sizes) != 1:
             raise ValueError("data and labels must have the same number of samples, got %s" % sorted(sizes))
         self.num_data = sizes.pop()
+        if self.num_data == 0:
+            raise ValueError("NDArrayIter: the data set is empty (0 samples); nothing to iterate over")
         if last_batch_handle not in ("pad", "discard", "roll_over"):
             raise ValueError("last_batch_handle must be 'pad', 'discard' or 'roll_over'")
         if batch_size < 1 or (last_batch_handle == "discard" and batch_size > self.num_data):
@@ -140,7 +142,9 @@ class NDArrayIter(DataIter):
             self._carry = self._order[self._cursor:]
             return False
         self._pad = end - n
-        self._batch_idx = np.concatenate([self._order[self._cursor:], self._order[:self._pad]])
+        # fill from the start, around as often as needed (a batch larger than the data set)
+        fill = np.resize(self._order, self._pad)
+        self._batch_idx = np.concatenate([self._order[self._cursor:], fill])
         return True
 
     def _take(self, arrays):

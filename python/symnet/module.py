@@ -20,6 +20,7 @@ from . import metric as metric_mod
 from . import model as model_mod
 from . import ndarray as nd
 from . import optimizer as opt_mod
+from .base import MXNetError
 from .callback import BatchEndParam
 from .context import current_context
 from .io import DataDesc
@@ -81,6 +82,7 @@ class Module:
         self._amp_loss_scaler = None
         self._preload_opt_states = None
         self.num_skipped_updates = 0
+        self.consecutive_nonfinite = 0  # non-finite gradients without AMP, in a row
 
     # ---- properties -------------------------------------------------------------------------
     @property
@@ -262,8 +264,10 @@ class Module:
         self.backward()
 
     def update(self):
-        """Applies the optimizer. With a loss scaler: on inf/nan gradients the update is
-        skipped entirely (returns False) and the scale halves."""
+        """Applies the optimizer; returns False when the update was skipped. With a loss scaler:
+        on inf/nan gradients the update is skipped entirely and the scale halves. Without one,
+        inf/nan gradients (a NaN/Inf loss: bad data, a too high learning rate) skip the update
+        too, so that the weights and optimizer state stay finite; fit() counts such batches."""
         assert self.optimizer_initialized
         train = [n for n in self._param_names if n not in self._fixed]
         grads = [self._exec.grad_dict[n] for n in train]
@@ -275,6 +279,11 @@ class Module:
             if scale == 0.0:
                 self.num_skipped_updates += 1
                 return False
+        elif _core.LossScaler.has_overflow([g.handle for g in grads if g is not None]):
+            self.num_skipped_updates += 1
+            self.consecutive_nonfinite += 1
+            return False
+        self.consecutive_nonfinite = 0
         self._optimizer.rescale_grad = self._base_rescale / scale
         indices = [self._param_names.index(n) for n in train]
         opt = self._optimizer
@@ -296,6 +305,37 @@ class Module:
                 after = (dict(opt._index_update_count), opt.num_update)
         opt._index_update_count, opt.num_update = after
         return True
+
+    def _checked_state(self, fname, index, parts, is_tuple):
+        """The optimizer state to keep for a loaded entry. A .states file of another model or
+        optimizer is an error here, naming the file and the parameter, not a shape error inside
+        the first update; a state the optimizer no longer keeps (momentum turned off since) is
+        dropped with a warning, one it keeps but the file lacks starts fresh."""
+        if not 0 <= index < len(self._param_names):
+            raise MXNetError("optimizer states '%s': state for parameter index %d, but the network has "
+                             "%d parameters (a file of another model?)" % (fname, index, len(self._param_names)))
+        name = self._param_names[index]
+        weight = self._exec.arg_dict[name]
+        saved = [p for p in parts if p is not None]
+        for p in saved:
+            if p.shape != weight.shape:
+                raise MXNetError("optimizer states '%s': the state of parameter '%s' has shape %s, the "
+                                 "network's weight needs %s (a file of another model?)"
+                                 % (fname, name, p.shape, weight.shape))
+        fresh = self._optimizer.create_state(index, weight)
+        need = [w for w in (fresh if isinstance(fresh, tuple) else (fresh,)) if w is not None]
+        if not need:
+            if saved:
+                self.logger.warning("optimizer states '%s': %s keeps no state for '%s'; the saved one is "
+                                    "dropped", fname, type(self._optimizer).__name__, name)
+            return fresh
+        if not saved:
+            return fresh
+        if len(saved) != len(need):
+            raise MXNetError("optimizer states '%s': parameter '%s' has %d saved state array(s), optimizer "
+                             "%s needs %d (saved by another optimizer?)"
+                             % (fname, name, len(saved), type(self._optimizer).__name__, len(need)))
+        return tuple(parts) if is_tuple else parts[0]
 
     def _state(self, device, index, weight):
         """Optimizer state of weight `index` on `device`; devices other than the first start as
@@ -336,7 +376,12 @@ class Module:
             optimizer_params=(("learning_rate", 0.01),), eval_end_callback=None,
             eval_batch_end_callback=None, initializer=None, arg_params=None, aux_params=None,
             allow_missing=False, force_rebind=False, force_init=False, begin_epoch=0,
-            num_epoch=None, validation_metric=None, monitor=None, sparse_row_id_fn=None):
+            num_epoch=None, validation_metric=None, monitor=None, sparse_row_id_fn=None,
+            max_nonfinite_batches=5):
+        """MXNet's Module.fit. symnet adds max_nonfinite_batches: without AMP, a batch whose
+        gradients hold inf/nan (a NaN/Inf loss) skips its update with a warning, and that many
+        such batches in a row stop training with an error (None: never stop). With AMP they are
+        the loss scaler's overflow skips."""
         assert num_epoch is not None, "please specify number of epochs"
         self.bind(train_data.provide_data, train_data.provide_label, for_training=True,
                   force_rebind=force_rebind)
@@ -356,13 +401,19 @@ class Module:
             nbatch = 0
             for batch in train_data:
                 self.forward_backward(batch)
-                self.update()
+                applied = self.update()
                 self.update_metric(eval_metric, batch.label)
                 nbatch += 1
+                if not applied and self._amp_loss_scaler is None:
+                    self._report_nonfinite(epoch, nbatch, max_nonfinite_batches)
                 if batch_end_callback is not None:
                     param = BatchEndParam(epoch, nbatch, eval_metric, locals(), num_batches)
                     for cb in _as_list(batch_end_callback):
                         cb(param)
+            if nbatch == 0:
+                raise MXNetError("epoch %d: the training data gave no batches (an empty data set, or a "
+                                 "batch size of %d larger than the data set with last_batch_handle "
+                                 "'discard' or 'roll_over')" % (epoch, train_data.batch_size))
             for name, val in eval_metric.get_global_name_value():
                 self.logger.info("Epoch[%d] Train-%s=%f", epoch, name, val)
             self.logger.info("Epoch[%d] Time cost=%.3f", epoch, time.time() - tic)
@@ -383,6 +434,17 @@ class Module:
                     for cb in _as_list(eval_end_callback):
                         cb(BatchEndParam(epoch, nbatch, val_metric, locals()))
             train_data.reset()
+
+    def _report_nonfinite(self, epoch, nbatch, limit):
+        n = self.consecutive_nonfinite
+        self.logger.warning("Epoch[%d] Batch [%d]: the loss or gradients are NaN/Inf; update skipped "
+                            "(%d such batches in a row)", epoch, nbatch, n)
+        if limit is not None and n >= limit:
+            raise MXNetError(
+                "training stopped at epoch %d, batch %d: %d batches in a row had NaN/Inf loss or "
+                "gradients (max_nonfinite_batches=%d); the weights are those before the first of "
+                "them. Check the data for NaN/Inf, the labels, and the learning rate"
+                % (epoch, nbatch, n, limit))
 
     def score(self, eval_data, eval_metric, num_batch=None, batch_end_callback=None,
               score_end_callback=None, reset=True, epoch=0, sparse_row_id_fn=None):
@@ -463,7 +525,7 @@ class Module:
         self._states, self._dev_states = {}, {}
         for i, (parts, is_tuple) in loaded["states"].items():
             parts = [nd.NDArray(h).as_in_context(self._context) if h is not None else None for h in parts]
-            self._states[i] = tuple(parts) if is_tuple else parts[0]
+            self._states[i] = self._checked_state(fname, i, parts, is_tuple)
         if loaded["loss_scaler"] is not None:
             from .amp import LossScaler
             if self._amp_loss_scaler is None:

@@ -28,18 +28,26 @@ class MXRecordIO:
         self.writable = self.flag == "w"
 
     def close(self):
+        """Ends reading, or publishes the written file (it appears complete, only now)."""
         if self.handle is not None:
-            self.handle.close()
-            self.handle = None
+            handle, self.handle = self.handle, None
+            handle.close()
+
+    def abort(self):
+        """Ends writing without publishing: an earlier file of that name stays as it was."""
+        if self.handle is not None:
+            handle, self.handle = self.handle, None
+            handle.abort()
 
     def __del__(self):
-        self.close()
+        self.close()  # like MXNet: an open writer still publishes when it is collected
 
     def __enter__(self):
         return self
 
-    def __exit__(self, *exc):
-        self.close()
+    def __exit__(self, exc_type, exc, tb):
+        # leaving a `with` block by an exception publishes nothing: no half-written .rec
+        (self.abort if exc_type is not None else self.close)()
 
     def reset(self):
         self.close()
@@ -78,8 +86,12 @@ class MXIndexedRecordIO(MXRecordIO):
                     parts = line.split("\t")
                     if len(parts) != 2:
                         raise ValueError("%s line %d is not 'key<TAB>offset'" % (self.idx_path, n))
-                    key = self.key_type(parts[0])
-                    self.idx[key] = int(parts[1])
+                    try:
+                        key = self.key_type(parts[0])
+                        self.idx[key] = int(parts[1])
+                    except ValueError:
+                        raise ValueError("%s line %d: %r is not 'key<TAB>offset' with an integer offset"
+                                         % (self.idx_path, n, line.rstrip("\n"))) from None
                     self.keys.append(key)
 
     def close(self):
@@ -88,12 +100,22 @@ class MXIndexedRecordIO(MXRecordIO):
         if fidx is not None:
             write_atomically(self.idx_path, fidx.getvalue())
 
+    def abort(self):
+        self.fidx = None
+        super().abort()
+
     def seek(self, idx):
+        if idx not in self.idx:
+            raise KeyError("record key %r is not in the index %s" % (idx, self.idx_path))
         self.handle.seek(self.idx[idx])
 
     def read_idx(self, idx):
         self.seek(idx)
-        return self.read()
+        rec = self.read()
+        if rec is None:  # an offset at or past the end: the .idx belongs to another .rec
+            raise ValueError("%s: the offset %d of key %r is at or past the end of %s (the index and "
+                             "the data file do not match)" % (self.idx_path, self.idx[idx], idx, self.uri))
+        return rec
 
     def write_idx(self, idx, buf):
         key = self.key_type(idx)

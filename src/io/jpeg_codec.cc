@@ -1,6 +1,7 @@
 /*! \brief libjpeg with a longjmp error manager: a broken image is a returned error. */
 #include "jpeg_codec.h"
 
+#include <jerror.h>  // JWRN_* codes; needs jpeglib.h first
 #include <jpeglib.h>
 
 #include <csetjmp>
@@ -16,6 +17,7 @@ struct ErrorManager {
   jpeg_error_mgr pub;
   jmp_buf jump;
   char message[JMSG_LENGTH_MAX];
+  bool damaged = false;  // a warning that means lost image data (set by OnMessage)
 };
 
 void OnError(j_common_ptr cinfo) {
@@ -24,7 +26,15 @@ void OnError(j_common_ptr cinfo) {
   longjmp(err->jump, 1);
 }
 
-void Quiet(j_common_ptr, int) {}  // warnings (e.g. extraneous bytes) are not errors
+// libjpeg reports damaged data (a file cut short, a bad Huffman code, a lost marker) as warnings
+// and fills the missing part with grey: a silently wrong image, so these become errors. Only
+// extraneous bytes between markers, common in real files, leave the image intact.
+void OnMessage(j_common_ptr cinfo, int level) {
+  auto* err = reinterpret_cast<ErrorManager*>(cinfo->err);
+  if (level >= 0 || cinfo->err->msg_code == JWRN_EXTRANEOUS_DATA || err->damaged) return;
+  (*cinfo->err->format_message)(cinfo, err->message);
+  err->damaged = true;
+}
 
 }  // namespace
 
@@ -38,7 +48,7 @@ bool DecodeJPEG(const std::string& bytes, Image* out, std::string* why) {
   ErrorManager err;
   cinfo.err = jpeg_std_error(&err.pub);
   err.pub.error_exit = OnError;
-  err.pub.emit_message = Quiet;
+  err.pub.emit_message = OnMessage;
   if (setjmp(err.jump)) {
     jpeg_destroy_decompress(&cinfo);
     *why = std::string("JPEG decoding failed: ") + err.message;
@@ -58,6 +68,10 @@ bool DecodeJPEG(const std::string& bytes, Image* out, std::string* why) {
   }
   jpeg_finish_decompress(&cinfo);
   jpeg_destroy_decompress(&cinfo);
+  if (err.damaged) {
+    *why = std::string("damaged JPEG data: ") + err.message;
+    return false;
+  }
   return true;
 }
 

@@ -58,13 +58,9 @@ RecordIOFile::RecordIOFile(const std::string& path, char mode)
   }
 }
 
-RecordIOFile::~RecordIOFile() {
-  try {
-    Close();  // a writer not closed explicitly still publishes what it wrote
-  } catch (const std::exception& e) {
-    LOG(WARNING) << e.what();  // destructors must not throw; the previous file stays
-  }
-}
+// a writer destroyed without Close() (an exception unwinding, say) publishes nothing: the
+// temporary file goes and an earlier file of that name stays as it was
+RecordIOFile::~RecordIOFile() { Abort(); }
 
 size_t RecordIOFile::Write(const std::string& record) {
   SYMNET_CHECK(impl_->writer) << "RecordIO file '" << path_ << "' is not open for writing";
@@ -97,6 +93,13 @@ void RecordIOFile::Seek(size_t offset) {
 size_t RecordIOFile::Tell() {
   SYMNET_CHECK(impl_->reader || impl_->writer) << "RecordIO file '" << path_ << "' is closed";
   return impl_->reader ? impl_->reader->Tell() : impl_->writer->Tell();
+}
+
+void RecordIOFile::Abort() {
+  impl_->reader.reset();
+  impl_->writer.reset();
+  impl_->read_stream.reset();
+  impl_->write_stream.reset();  // AtomicFileWriter's destructor removes the temporary file
 }
 
 void RecordIOFile::Close() {

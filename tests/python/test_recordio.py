@@ -179,3 +179,65 @@ def test_im2rec_tool(tmp_path):
         assert batch.label[0].asnumpy()[k] == float(label)
         src = np.asarray(Image.open(root / rel).convert("RGB").resize((20, 20), Image.BILINEAR), np.float32)
         assert np.abs(batch.data[0].asnumpy()[k].transpose(1, 2, 0) - src).mean() < 3.0
+
+    # a failing run (an image gone since the list was made) is a clear error and keeps the
+    # complete .rec/.idx of the run above
+    before = open(prefix + ".rec", "rb").read(), open(prefix + ".idx").read()
+    os.remove(root / lst[3][2])
+    out = subprocess.run([sys.executable, tool, prefix, str(root)], env=env, capture_output=True, text=True)
+    assert out.returncode != 0 and "cannot read image" in out.stderr and lst[3][2] in out.stderr, out.stderr
+    assert (open(prefix + ".rec", "rb").read(), open(prefix + ".idx").read()) == before
+
+
+def test_truncated_jpeg_is_an_error_not_a_grey_image(tmp_path):
+    pytest.importorskip("PIL")
+    imgs = make_images(4, size=64)
+    rec = recordio.MXRecordIO(str(tmp_path / "cut.rec"), "w")
+    for i, img in enumerate(imgs):
+        packed = recordio.pack_img(recordio.IRHeader(0, float(i), i, 0), img, quality=95)
+        if i == 1:
+            packed = packed[:len(packed) * 3 // 4]  # cut inside the scan data (a copy interrupted)
+        rec.write(packed)
+    rec.close()
+    path = str(tmp_path / "cut.rec")
+    with pytest.raises(mx.MXNetError, match=r"record 1.*damaged JPEG data"):
+        list(mx.io.ImageRecordIter(path_imgrec=path, data_shape=(3, 64, 64), batch_size=2))
+    it = mx.io.ImageRecordIter(path_imgrec=path, data_shape=(3, 64, 64), batch_size=3, skip_bad=True)
+    assert sorted(l for b in it for l in b.label[0].asnumpy())[:3] == [0.0, 2.0, 3.0] and it.num_skipped == 1
+
+
+def test_a_writer_left_by_an_exception_keeps_the_previous_file(tmp_path):
+    path, idx = str(tmp_path / "d.rec"), str(tmp_path / "d.idx")
+    with recordio.MXIndexedRecordIO(idx, path, "w") as w:
+        w.write_idx(0, b"good")
+    before = open(path, "rb").read(), open(idx).read()
+    with pytest.raises(RuntimeError):
+        with recordio.MXIndexedRecordIO(idx, path, "w") as w:
+            w.write_idx(0, b"partial")
+            raise RuntimeError("failed half-way")
+    w = recordio.MXRecordIO(path, "w")
+    w.write(b"partial")
+    w.abort()
+    assert (open(path, "rb").read(), open(idx).read()) == before
+    assert sorted(os.listdir(tmp_path)) == ["d.idx", "d.rec"]
+
+
+def test_index_errors_name_the_file_and_line(tmp_path):
+    path, idx = str(tmp_path / "d.rec"), str(tmp_path / "d.idx")
+    with recordio.MXIndexedRecordIO(idx, path, "w") as w:
+        w.write_idx(0, b"zero")
+        w.write_idx(1, b"one")
+    r = recordio.MXIndexedRecordIO(idx, path, "r")
+    with pytest.raises(KeyError, match=r"record key 5 is not in the index .*d\.idx"):
+        r.read_idx(5)
+    r.close()
+    with open(idx, "a") as f:
+        f.write("2\t100000\n")  # an offset past the end of d.rec
+    r = recordio.MXIndexedRecordIO(idx, path, "r")
+    with pytest.raises(ValueError, match=r"offset 100000 of key 2 is at or past the end"):
+        r.read_idx(2)
+    r.close()
+    with open(idx, "a") as f:
+        f.write("3\tnot-a-number\n")
+    with pytest.raises(ValueError, match=r"d\.idx line 4: .*integer offset"):
+        recordio.MXIndexedRecordIO(idx, path, "r")
