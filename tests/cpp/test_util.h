@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <random>
 #include <string>
@@ -27,6 +28,17 @@ inline std::vector<double> ToVector(const NDArray& a) {
   std::vector<double> v(a.Size());
   a.CopyToBuffer(v.data(), DType::kFloat64);
   return v;
+}
+
+/*! \brief Resident memory of this process in MB (Linux /proc/self/statm), for soak tests. */
+inline double ResidentMB() {
+  std::FILE* f = std::fopen("/proc/self/statm", "r");
+  long pages = 0, resident = 0;  // NOLINT(runtime/int): statm's fields
+  if (f) {
+    if (std::fscanf(f, "%ld %ld", &pages, &resident) != 2) resident = 0;
+    std::fclose(f);
+  }
+  return static_cast<double>(resident) * 4096.0 / (1024.0 * 1024.0);
 }
 
 /*! \brief data -> FullyConnected(hidden) -> relu -> FullyConnected(classes) -> SoftmaxOutput. */
