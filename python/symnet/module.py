@@ -393,6 +393,7 @@ class Module:
         num_batches = getattr(train_data, "num_data", None)
         if num_batches is not None:
             num_batches = -(-num_batches // train_data.batch_size)
+        self.consecutive_nonfinite = 0  # counted per fit call
         if hasattr(train_data, "set_epoch"):
             train_data.set_epoch(begin_epoch)
         for epoch in range(begin_epoch, num_epoch):

@@ -96,6 +96,9 @@ def test_nan_data_without_amp_stops_fit_and_keeps_the_weights(caplog):
     assert "NaN/Inf; update skipped (1 such batches in a row)" in caplog.text
     for k, v in mod.get_params()[0].items():  # nothing of the bad batches reached the weights
         np.testing.assert_array_equal(v.asnumpy(), before[k])
+    # a new fit counts afresh
+    with pytest.raises(mx.MXNetError, match=r"at epoch 0, batch 2: 2 batches in a row"):
+        mod.fit(mx.io.NDArrayIter(x, y, batch_size=8), num_epoch=1, max_nonfinite_batches=2)
 
 
 def test_an_isolated_inf_batch_is_skipped_and_training_goes_on(caplog):
