@@ -40,6 +40,7 @@ class AtomicFileWriter {
   const std::string& path() const { return path_; }
 
  private:
+  void Discard();  // close and remove the temporary file, if it is still open
   std::string path_, tmp_;
   int fd_ = -1;
   size_t written_ = 0;

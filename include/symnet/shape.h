@@ -74,9 +74,10 @@ class Shape {
   /*! \brief The most elements one array may have: byte counts (elements times a dtype size of
    *  at most 8) must fit int64 too, so 2^60. */
   static constexpr int64_t kMaxElements = int64_t{1} << 60;
-  /*! \brief a * b for element counts (both >= 0); throws naming `what` when the product would
-   *  exceed kMaxElements. */
-  static int64_t MulElements(int64_t a, int64_t b, const std::string& what);
+  /*! \brief a * b for element counts (both >= 0); throws naming `of` (the shape being sized)
+   *  when the product would exceed kMaxElements. No string is built unless it throws: Size()
+   *  runs on every op call. */
+  static int64_t MulElements(int64_t a, int64_t b, const Shape& of);
   std::vector<int64_t> ToVector() const { return std::vector<int64_t>(dims_.begin(), dims_.end()); }
   /*! \brief MXNet's text form: "(2, 3)", "(5,)", "()", "None" for unknown ndim; dims as numbers. */
   std::string ToString() const;

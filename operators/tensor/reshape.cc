@@ -43,19 +43,16 @@ Shape ResolveReshape(const Shape& target, const Shape& in) {
       while (src < in.ndim()) out.push_back(in[src++]);
     } else if (t == -3) {
       if (src + 1 >= in.ndim()) return bad("-3 needs two input dims");
-      out.push_back(Shape::MulElements(in[src], in[src + 1], "reshape input " + in.ToString()));
+      out.push_back(Shape::MulElements(in[src], in[src + 1], in));
       src += 2;
     } else if (t == -4) {
       if (i + 2 >= n || src >= in.ndim()) return bad("-4 needs a dim and two following values");
       int64_t a = target[i + 1], b = target[i + 2];
       const int64_t d = in[src++];
-      if (a == -1 && b == -1) return bad("-4 split with two -1 values");
-      if ((a == -1 && b <= 0) || (b == -1 && a <= 0) || (a == 0 || b == 0))
-        return bad("-4 split needs positive values (or one -1)");
-      if (a == -1) a = d / b;
-      if (b == -1) b = d / a;
-      if (a <= 0 || b <= 0 || Shape::MulElements(a, b, "reshape target " + target.ToString()) != d)
-        return bad("-4 split does not match the dim");
+      if (a == -1 && b > 0) a = d / b;  // at most one -1 is inferred
+      if (b == -1 && a > 0) b = d / a;
+      if (a <= 0 || b <= 0 || Shape::MulElements(a, b, target) != d)
+        return bad("-4 split does not match the dim (positive values, at most one -1)");
       out.push_back(a);
       out.push_back(b);
       i += 2;
@@ -66,8 +63,7 @@ Shape ResolveReshape(const Shape& target, const Shape& in) {
   if (infer >= 0) {
     int64_t known = 1;
     for (int i = 0; i < out.ndim(); ++i)
-      if (i != infer)
-        known = Shape::MulElements(known, out[i], "reshape target " + target.ToString());
+      if (i != infer) known = Shape::MulElements(known, out[i], target);
     if (known == 0 || in.Size() % known != 0) return bad("the size does not divide");
     out[infer] = in.Size() / known;
   }

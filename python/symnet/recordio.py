@@ -10,7 +10,7 @@ import io as _pyio
 import numpy as np
 
 from . import _core
-from .fileio import AtomicTextFile, write_atomically
+from .fileio import write_atomically
 
 IRHeader = namedtuple("HEADER", ["flag", "label", "id", "id2"])
 
@@ -77,7 +77,7 @@ class MXIndexedRecordIO(MXRecordIO):
         super().open()
         self.idx, self.keys = {}, []
         if self.writable:
-            self.fidx = AtomicTextFile(self.idx_path)  # written with the .rec file on close
+            self.fidx = _pyio.StringIO()  # written, atomically, after the .rec file on close
         else:
             with open(self.idx_path) as f:
                 for n, line in enumerate(f, 1):

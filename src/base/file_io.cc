@@ -18,6 +18,14 @@ namespace {
 
 std::string Reason() { return std::strerror(errno); }
 
+/*! \brief Closes a descriptor when it goes out of scope (also when a check throws). */
+struct FdCloser {
+  int fd;
+  ~FdCloser() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
 std::string FolderOf(const std::string& path) {
   const size_t slash = path.rfind('/');
   if (slash == std::string::npos) return ".";
@@ -85,15 +93,10 @@ void FinishTemp(int fd, const std::string& tmp, const std::string& path) {
     SYMNET_THROW << "cannot write '" << path << "': " << what << " failed: " << std::strerror(err)
                  << " (the previous file, if any, is unchanged)";
   }
-  const int dir = ::open(FolderOf(path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dir >= 0) {
-    const int rc = ::fsync(dir);
-    const int e = errno;
-    ::close(dir);
-    // some file systems cannot fsync a folder (EINVAL); a real I/O error must not pass quietly
-    SYMNET_CHECK(rc == 0 || e == EINVAL || e == EBADF)
-        << "wrote '" << path << "' but could not fsync its folder: " << std::strerror(e);
-  }
+  const FdCloser dir{::open(FolderOf(path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)};
+  // some file systems cannot fsync a folder (EINVAL); a real I/O error must not pass quietly
+  SYMNET_CHECK(dir.fd < 0 || ::fsync(dir.fd) == 0 || errno == EINVAL || errno == EBADF)
+      << "wrote '" << path << "' but could not fsync its folder: " << Reason();
 }
 
 }  // namespace
@@ -107,21 +110,21 @@ void WriteFileAtomically(const std::string& path, const std::string& bytes) {
 AtomicFileWriter::AtomicFileWriter(const std::string& path)
     : path_(path), tmp_(TempPathFor(path)), fd_(OpenTemp(path, tmp_)) {}
 
-AtomicFileWriter::~AtomicFileWriter() {
-  if (fd_ >= 0) {  // not committed: drop the partial file, keep the previous one
-    ::close(fd_);
-    ::unlink(tmp_.c_str());
-  }
+AtomicFileWriter::~AtomicFileWriter() { Discard(); }
+
+void AtomicFileWriter::Discard() {
+  if (fd_ < 0) return;  // committed, or already discarded
+  ::close(fd_);
+  ::unlink(tmp_.c_str());  // drop the partial file, keep the previous one
+  fd_ = -1;
 }
 
 void AtomicFileWriter::Write(const void* data, size_t size) {
-  SYMNET_CHECK(fd_ >= 0) << "'" << path_ << "' was already committed";
+  SYMNET_CHECK(fd_ >= 0) << "'" << path_ << "' was already committed or failed";
   try {
     WriteAll(fd_, static_cast<const char*>(data), size, path_);
   } catch (...) {
-    ::close(fd_);
-    ::unlink(tmp_.c_str());
-    fd_ = -1;
+    Discard();  // a later Commit() must not publish a partial file
     throw;
   }
   written_ += size;
@@ -135,49 +138,39 @@ void AtomicFileWriter::Commit() {
 }
 
 void AppendLine(const std::string& path, const std::string& line) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
-  SYMNET_CHECK(fd >= 0) << "cannot open log '" << path << "' for appending: " << Reason();
+  const FdCloser f{::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666)};
+  SYMNET_CHECK(f.fd >= 0) << "cannot open log '" << path << "' for appending: " << Reason();
   const std::string text = line + "\n";
-  try {
-    WriteAll(fd, text.data(), text.size(), path);
-  } catch (...) {
-    ::close(fd);
-    throw;
-  }
-  ::close(fd);
+  WriteAll(f.fd, text.data(), text.size(), path);
 }
 
 std::string TruncateTornLastLine(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
-  if (fd < 0) return "";  // no log yet
+  const FdCloser f{::open(path.c_str(), O_RDWR | O_CLOEXEC)};
+  if (f.fd < 0) return "";  // no log yet
   struct stat st;
-  std::string torn;
-  if (::fstat(fd, &st) == 0 && st.st_size > 0) {
-    // read back from the end to the last '\n' (logs are small next to the data: chunks of 4 KiB)
-    off_t end = st.st_size, keep = 0;
-    char c = 0;
-    SYMNET_CHECK(::pread(fd, &c, 1, end - 1) == 1)
+  SYMNET_CHECK(::fstat(f.fd, &st) == 0) << "cannot read log '" << path << "': " << Reason();
+  // read back from the end, 4 KiB at a time, to the last '\n'
+  std::string tail;
+  off_t pos = st.st_size;
+  while (pos > 0) {
+    const off_t start = pos >= 4096 ? pos - 4096 : 0;
+    std::string chunk(static_cast<size_t>(pos - start), '\0');
+    SYMNET_CHECK(::pread(f.fd, &chunk[0], chunk.size(), start) ==
+                 static_cast<ssize_t>(chunk.size()))
         << "cannot read log '" << path << "': " << Reason();
-    if (c != '\n') {
-      std::string tail;
-      for (off_t pos = end; pos > 0 && keep == 0;) {
-        const off_t start = pos >= 4096 ? pos - 4096 : 0;
-        std::string chunk(static_cast<size_t>(pos - start), '\0');
-        SYMNET_CHECK(::pread(fd, &chunk[0], chunk.size(), start) ==
-                     static_cast<ssize_t>(chunk.size()))
-            << "cannot read log '" << path << "': " << Reason();
-        const size_t nl = chunk.rfind('\n');
-        if (nl != std::string::npos) keep = start + static_cast<off_t>(nl) + 1;
-        tail = chunk.substr(nl == std::string::npos ? 0 : nl + 1) + tail;
-        pos = start;
-      }
-      torn = tail;
-      SYMNET_CHECK(::ftruncate(fd, keep) == 0)
-          << "cannot cut the torn last line of log '" << path << "': " << Reason();
+    const size_t nl = chunk.rfind('\n');
+    if (nl != std::string::npos) {
+      tail = chunk.substr(nl + 1) + tail;
+      pos = start + static_cast<off_t>(nl) + 1;
+      break;
     }
+    tail = chunk + tail;
+    pos = start;
   }
-  ::close(fd);
-  return torn;
+  if (!tail.empty())
+    SYMNET_CHECK(::ftruncate(f.fd, pos) == 0)
+        << "cannot cut the torn last line of log '" << path << "': " << Reason();
+  return tail;
 }
 
 }  // namespace symnet

@@ -14,11 +14,11 @@ int64_t Shape::at(int i) const {
   return dims_[j];
 }
 
-int64_t Shape::MulElements(int64_t a, int64_t b, const std::string& what) {
+int64_t Shape::MulElements(int64_t a, int64_t b, const Shape& of) {
   int64_t p = 0;
   // a hostile or mistyped shape must not wrap around to a small (or zero) element count
   SYMNET_CHECK(!__builtin_mul_overflow(a, b, &p) && p <= kMaxElements)
-      << what << " has more than 2^60 elements (" << a << " x " << b
+      << "shape " << of << " has more than 2^60 elements (" << a << " x " << b
       << " overflows); no array can be that large";
   return p;
 }
@@ -36,7 +36,7 @@ int64_t Shape::ProdRange(int begin, int end) const {
   }
   if (zero) return 0;  // (0, 2^40, 2^40) is a valid empty array, whatever the other dims
   int64_t s = 1;
-  for (int i = begin; i < end; ++i) s = MulElements(s, dims_[i], "shape " + ToString());
+  for (int i = begin; i < end; ++i) s = MulElements(s, dims_[i], *this);
   return s;
 }
 

@@ -103,13 +103,12 @@ void RecordIOFile::Abort() {
 }
 
 void RecordIOFile::Close() {
-  impl_->reader.reset();
   impl_->writer.reset();
-  impl_->read_stream.reset();
   if (impl_->write_stream) {
     std::unique_ptr<AtomicWriteStream> w = std::move(impl_->write_stream);
     w->Commit();  // fsync + rename: the file appears whole
   }
+  Abort();  // nothing left to publish: this just releases the reader
 }
 
 std::string PackImageRecord(const ImageRecordHeader& h, const std::string& payload) {

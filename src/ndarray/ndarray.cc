@@ -70,7 +70,7 @@ NDArray NDArray::Reshape(const Shape& shape) const {
       infer = i;
     } else {
       SYMNET_CHECK(s[i] >= 0) << "reshape to " << shape << ": dimension " << i << " is negative";
-      known = Shape::MulElements(known, s[i], "reshape target " + shape.ToString());
+      known = Shape::MulElements(known, s[i], shape);
     }
   }
   if (infer >= 0) {

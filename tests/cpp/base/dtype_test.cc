@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <vector>
 
 namespace symnet {
 namespace {
@@ -67,6 +68,22 @@ uint16_t NearestHalf(float f) {
   return static_cast<uint16_t>(sign | r);
 }
 
+// 300,000 random finite floats; every other one drawn near the half range (exponents of about
+// 2^-25 .. 2^4), where the rounding decisions are
+std::vector<float> RandomFloats(uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<uint32_t> bits;
+  std::vector<float> out;
+  for (int i = 0; i < 300000; ++i) {
+    uint32_t x = bits(rng);
+    if (i & 1) x = (x & 0x807fffffu) | ((0x66u + x % 0x1eu) << 23);
+    float f;
+    std::memcpy(&f, &x, 4);
+    if (std::isfinite(f)) out.push_back(f);
+  }
+  return out;
+}
+
 TEST(DType, HalfSoftwarePathMatchesAnIndependentReference) {
   for (uint32_t b = 0; b < 0x10000; ++b) {
     const float f = detail::HalfBitsToFloat(static_cast<uint16_t>(b));
@@ -77,17 +94,7 @@ TEST(DType, HalfSoftwarePathMatchesAnIndependentReference) {
     ASSERT_EQ(static_cast<double>(f), HalfValue(b)) << b;
     ASSERT_EQ(detail::FloatToHalfBits(f), b) << b;  // every half is exactly representable
   }
-  std::mt19937 rng(7);
-  std::uniform_int_distribution<uint32_t> bits;
-  for (int i = 0; i < 300000; ++i) {
-    uint32_t x = bits(rng);
-    // half the draws near the half range (|exponent| small), where rounding matters
-    if (i & 1) x = (x & 0x807fffffu) | ((0x66u + x % 0x1eu) << 23);
-    float f;
-    std::memcpy(&f, &x, 4);
-    if (std::isnan(f) || std::isinf(f)) continue;
-    ASSERT_EQ(detail::FloatToHalfBits(f), NearestHalf(f)) << f;
-  }
+  for (float f : RandomFloats(7)) ASSERT_EQ(detail::FloatToHalfBits(f), NearestHalf(f)) << f;
 }
 
 // The software path must agree bit for bit with the F16C instructions that half_t uses when
@@ -108,16 +115,10 @@ TEST(DType, HalfSoftwareMatchesF16C) {
     }
     ASSERT_EQ(f, hw) << b;
   }
-  std::mt19937 rng(11);
-  std::uniform_int_distribution<uint32_t> bits;
-  for (int i = 0; i < 300000; ++i) {
-    uint32_t x = bits(rng);
-    if (i & 1) x = (x & 0x807fffffu) | ((0x66u + x % 0x1eu) << 23);
-    float f;
-    std::memcpy(&f, &x, 4);
-    if (std::isnan(f)) continue;
+  for (float f : RandomFloats(11))
     ASSERT_EQ(detail::FloatToHalfBits(f), HardwareFloatToHalf(f)) << f;
-  }
+  for (float f : {std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity()})
+    ASSERT_EQ(detail::FloatToHalfBits(f), HardwareFloatToHalf(f)) << f;
 }
 
 TEST(DType, BFloat16RoundsToInfOnlyPastItsMaximum) {

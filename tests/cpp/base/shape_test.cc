@@ -54,8 +54,8 @@ TEST(Shape, SizeOverflowIsAnErrorNotAWrapAround) {
   EXPECT_EQ((Shape{int64_t{1} << 30, int64_t{1} << 30}).Size(), Shape::kMaxElements);
   EXPECT_THROW((Shape{(int64_t{1} << 30) + 1, int64_t{1} << 30}).Size(), Error);
   EXPECT_EQ((Shape{big, big, big, 0}).Size(), 0);  // a zero dim makes any product 0, no overflow
-  EXPECT_EQ(Shape::MulElements(3, 4, "x"), 12);
-  EXPECT_THROW(Shape::MulElements(int64_t{1} << 40, int64_t{1} << 40, "x"), Error);
+  EXPECT_EQ(Shape::MulElements(3, 4, Shape{3, 4}), 12);
+  EXPECT_THROW(Shape::MulElements(int64_t{1} << 40, int64_t{1} << 40, Shape{1, 1}), Error);
 }
 
 TEST(Shape, AssignMergesKnownDims) {
