@@ -71,17 +71,23 @@ def make_lists(args):
           (n, n_train, n_test, n - n_test - n_train))
 
 
+def parse_list(lines, path):
+    """(index, labels, image path) per line of an .lst file; bad lines exit naming file and line."""
+    for n, line in enumerate(lines, 1):
+        parts = line.strip().split("\t")
+        if len(parts) < 3:
+            raise SystemExit("%s line %d: expected 'index<TAB>label...<TAB>path'" % (path, n))
+        try:
+            yield int(parts[0]), [float(v) for v in parts[1:-1]], parts[-1]
+        except ValueError as e:
+            raise SystemExit("%s line %d: the index must be an integer and the labels numbers (%s)"
+                             % (path, n, e))
+
+
 def read_list(path):
-    with open(path) as f:
-        for n, line in enumerate(f, 1):
-            parts = line.strip().split("\t")
-            if len(parts) < 3:
-                raise SystemExit("%s line %d: expected 'index<TAB>label...<TAB>path'" % (path, n))
-            try:
-                yield int(parts[0]), [float(v) for v in parts[1:-1]], parts[-1]
-            except ValueError as e:
-                raise SystemExit("%s line %d: the index must be an integer and the labels numbers (%s)"
-                                 % (path, n, e))
+    # surrogateescape: image paths that are not UTF-8 pass through to the file system unchanged
+    with open(path, encoding="utf-8", errors="surrogateescape") as f:
+        yield from parse_list(f, path)
 
 
 def load_image(path, args):

@@ -12,18 +12,8 @@ with_tests=OFF
 [ "${1:-}" = "--tests" ] && with_tests=ON
 PY=${PYTHON:-python3}
 
-apt_packages="cmake g++ libdmlc-dev libdnnl-dev libboost-dev libboost-program-options-dev libgtest-dev libjpeg-dev"
-missing=""
-for p in $apt_packages; do
-  dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-  echo "== installing system packages:$missing"
-  SUDO=""
-  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null
-fi
+tools/apt_install.sh cmake g++ libdmlc-dev libdnnl-dev libboost-dev libboost-program-options-dev \
+  libgtest-dev libjpeg-dev
 
 echo "== installing Python packages"
 export PIP_ROOT_USER_ACTION=ignore PIP_DISABLE_PIP_VERSION_CHECK=1

@@ -50,6 +50,12 @@ struct ErrorThrower {
 };
 }  // namespace detail
 
+/*!
+ * \brief The offset of the first byte of `s` that is not well-formed UTF-8, or npos. Names and
+ *  texts read from files must pass before they reach Python, whose str cannot hold other bytes.
+ */
+size_t FindInvalidUtf8(const std::string& s);
+
 }  // namespace symnet
 
 /*! \brief Throws symnet::Error with the streamed message: `SYMNET_THROW << "bad " << x;` */

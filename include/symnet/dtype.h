@@ -177,6 +177,9 @@ SYMNET_DTYPE_OF(bool, DType::kBool)
 
 /*! \brief Bytes per element; 0 for kUnknown. */
 size_t DTypeSize(DType t);
+/*! \brief Whether this CPU has the F16C half-precision conversions (CPUID, asked at run time;
+ *  clang has no __builtin_cpu_supports("f16c")). */
+bool CpuHasF16C();
 /*! \brief numpy-style name: "float32", "bfloat16", ... */
 const char* DTypeName(DType t);
 /*! \brief Parses a numpy-style name (also accepts MXNet's flag number as text); throws on others.

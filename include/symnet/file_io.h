@@ -50,6 +50,9 @@ class AtomicFileWriter {
  *  process leaves at most one torn line at the end of a log and every earlier line intact. */
 void AppendLine(const std::string& path, const std::string& line);
 
+/*! \brief The whole file; throws "cannot open <kind> '<path>': <reason>" when it cannot be read. */
+std::string ReadFile(const std::string& path, const std::string& kind);
+
 /*! \brief Before appending to an existing log: when it does not end in '\n' (a run killed while
  *  writing its last line), cuts that torn line off and returns it; "" otherwise. */
 std::string TruncateTornLastLine(const std::string& path);

@@ -16,6 +16,8 @@ namespace symnet {
 class RecordIOFile {
  public:
   RecordIOFile(const std::string& path, char mode);
+  /*! \brief Reads records from bytes in memory, as from a file called `name` (fuzzing, tests). */
+  static std::unique_ptr<RecordIOFile> FromBytes(const std::string& bytes, const std::string& name);
   ~RecordIOFile();
   RecordIOFile(const RecordIOFile&) = delete;
   RecordIOFile& operator=(const RecordIOFile&) = delete;
@@ -38,6 +40,7 @@ class RecordIOFile {
   const std::string& path() const { return path_; }
 
  private:
+  explicit RecordIOFile(const std::string& name);  // FromBytes
   struct Impl;
   std::string path_;
   char mode_;
@@ -61,6 +64,8 @@ void UnpackImageRecord(const std::string& record, ImageRecordHeader* header, std
 std::vector<size_t> ScanRecordOffsets(const std::string& path);
 /*! \brief Offsets from an MXNet .idx file ("key\toffset" lines), by key order in the file. */
 std::vector<size_t> ReadIndexFile(const std::string& path);
+/*! \brief ReadIndexFile on the file's text (`name` is used in messages). */
+std::vector<size_t> ParseIndexFile(const std::string& text, const std::string& name);
 
 }  // namespace symnet
 

@@ -94,6 +94,8 @@ struct OptimizerStates {
 void SaveOptimizerStates(const std::string& path, const OptimizerStates& states);
 /*! \brief Throws naming the file and the field when the file is not a state file. */
 OptimizerStates LoadOptimizerStates(const std::string& path);
+/*! \brief LoadOptimizerStates on the file's bytes (`what` names it in messages). */
+OptimizerStates ParseOptimizerStates(const std::string& bytes, const std::string& what);
 
 /*! \brief Running top-1 accuracy and cross-entropy of class probabilities (N, C). */
 struct Metrics {

@@ -137,7 +137,12 @@ PYBIND11_MODULE(_core, m) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const dmlc::Error& e) {
-      PyErr_SetString(error_type, e.what());
+      // a message may quote bytes of a damaged file: never let decoding it raise instead
+      const std::string msg = e.what();
+      PyObject* text =
+          PyUnicode_DecodeUTF8(msg.data(), static_cast<Py_ssize_t>(msg.size()), "backslashreplace");
+      PyErr_SetObject(error_type, text);
+      Py_XDECREF(text);
     }
   });
   InitRegistry(m);

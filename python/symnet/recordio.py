@@ -6,6 +6,7 @@ order; the JPEG bytes themselves hold the true colours.
 """
 from collections import namedtuple
 import io as _pyio
+import os
 
 import numpy as np
 
@@ -64,6 +65,28 @@ class MXRecordIO:
         return self.handle.tell()
 
 
+def parse_index(lines, path, key_type=int):
+    """The "key<TAB>offset" lines of an .idx file -> ({key: offset}, keys in file order); a bad
+    line raises ValueError naming the file and the line."""
+    idx, keys = {}, []
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        parts = line.split("\t")
+        if len(parts) != 2:
+            raise ValueError("%s line %d is not 'key<TAB>offset'" % (path, n))
+        try:
+            key, offset = key_type(parts[0]), int(parts[1])
+        except ValueError:
+            offset = -1
+        if offset < 0:
+            raise ValueError("%s line %d: %r is not 'key<TAB>offset' with an integer offset >= 0"
+                             % (path, n, line.rstrip("\n")))
+        idx[key] = offset
+        keys.append(key)
+    return idx, keys
+
+
 class MXIndexedRecordIO(MXRecordIO):
     """A .rec file with an .idx file of "key\\toffset" lines for random access."""
 
@@ -79,20 +102,8 @@ class MXIndexedRecordIO(MXRecordIO):
         if self.writable:
             self.fidx = _pyio.StringIO()  # written, atomically, after the .rec file on close
         else:
-            with open(self.idx_path) as f:
-                for n, line in enumerate(f, 1):
-                    if not line.strip():
-                        continue
-                    parts = line.split("\t")
-                    if len(parts) != 2:
-                        raise ValueError("%s line %d is not 'key<TAB>offset'" % (self.idx_path, n))
-                    try:
-                        key = self.key_type(parts[0])
-                        self.idx[key] = int(parts[1])
-                    except ValueError:
-                        raise ValueError("%s line %d: %r is not 'key<TAB>offset' with an integer offset"
-                                         % (self.idx_path, n, line.rstrip("\n"))) from None
-                    self.keys.append(key)
+            with open(self.idx_path, encoding="utf-8", errors="surrogateescape") as f:
+                self.idx, self.keys = parse_index(f, self.idx_path, self.key_type)
 
     def close(self):
         fidx, self.fidx = getattr(self, "fidx", None), None
@@ -107,15 +118,15 @@ class MXIndexedRecordIO(MXRecordIO):
     def seek(self, idx):
         if idx not in self.idx:
             raise KeyError("record key %r is not in the index %s" % (idx, self.idx_path))
-        self.handle.seek(self.idx[idx])
+        offset = self.idx[idx]
+        if not self.writable and offset >= os.path.getsize(self.uri):
+            raise ValueError("%s: the offset %d of key %r is at or past the end of %s (the index and "
+                             "the data file do not match)" % (self.idx_path, offset, idx, self.uri))
+        self.handle.seek(offset)
 
     def read_idx(self, idx):
-        self.seek(idx)
-        rec = self.read()
-        if rec is None:  # an offset at or past the end: the .idx belongs to another .rec
-            raise ValueError("%s: the offset %d of key %r is at or past the end of %s (the index and "
-                             "the data file do not match)" % (self.idx_path, self.idx[idx], idx, self.uri))
-        return rec
+        self.seek(idx)  # an offset at or past the end is a ValueError there
+        return self.read()
 
     def write_idx(self, idx, buf):
         key = self.key_type(idx)

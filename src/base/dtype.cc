@@ -1,6 +1,10 @@
 /*! \brief DType names, sizes and bulk conversion. */
 #include "symnet/dtype.h"
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
 #include <cstdlib>
 #include <ostream>
 
@@ -105,6 +109,15 @@ void ConvertElements(const void* src, DType src_type, void* dst, DType dst_type,
     SYMNET_TYPE_SWITCH(dst_type, D,
                        { ConvertTyped(static_cast<const S*>(src), static_cast<D*>(dst), n); });
   });
+}
+
+bool CpuHasF16C() {
+#if defined(__x86_64__) || defined(__i386__)
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  return __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C) != 0;
+#else
+  return false;
+#endif
 }
 
 }  // namespace symnet

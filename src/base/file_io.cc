@@ -10,6 +10,8 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 
 #include "symnet/base.h"
 
@@ -142,6 +144,15 @@ void AppendLine(const std::string& path, const std::string& line) {
   SYMNET_CHECK(f.fd >= 0) << "cannot open log '" << path << "' for appending: " << Reason();
   const std::string text = line + "\n";
   WriteAll(f.fd, text.data(), text.size(), path);
+}
+
+std::string ReadFile(const std::string& path, const std::string& kind) {
+  std::ifstream f(path, std::ios::binary);
+  SYMNET_CHECK(f.good()) << "cannot open " << kind << " '" << path << "': " << Reason();
+  std::ostringstream ss;
+  ss << f.rdbuf();
+  SYMNET_CHECK(!f.bad()) << "cannot read " << kind << " '" << path << "': " << Reason();
+  return ss.str();
 }
 
 std::string TruncateTornLastLine(const std::string& path) {

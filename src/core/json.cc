@@ -34,6 +34,13 @@ const char* KindName(Value::Kind k) {
   return "?";
 }
 
+int64_t ToInt64(double d, const std::string& what) {
+  // 2^63 is exact as a double; every double below it and >= -2^63 converts
+  SYMNET_CHECK(d >= -9223372036854775808.0 && d < 9223372036854775808.0 && d == std::floor(d))
+      << what << " is " << d << ", expected a whole number";
+  return static_cast<int64_t>(d);
+}
+
 namespace {
 
 class Parser {
@@ -41,6 +48,12 @@ class Parser {
   explicit Parser(const std::string& t) : text_(t) {}
 
   Value ParseDocument() {
+    // JSON text is UTF-8; other bytes would reach Python as names it cannot decode
+    const size_t bad = FindInvalidUtf8(text_);
+    if (bad != std::string::npos) {
+      pos_ = bad;
+      Fail("invalid UTF-8 byte 0x" + Hex(static_cast<unsigned char>(text_[bad])));
+    }
     Value v = ParseValue(0);
     SkipSpace();
     if (pos_ != text_.size()) Fail("unexpected text after the end of the document");
@@ -48,6 +61,10 @@ class Parser {
   }
 
  private:
+  static std::string Hex(unsigned v) {
+    const char* digits = "0123456789abcdef";
+    return std::string{digits[v >> 4], digits[v & 15]};
+  }
   [[noreturn]] void Fail(const std::string& what) const {
     size_t line = 1, col = 1;
     for (size_t i = 0; i < pos_ && i < text_.size(); ++i) {

@@ -2,6 +2,8 @@
 #ifndef SYMNET_SRC_CORE_JSON_H_
 #define SYMNET_SRC_CORE_JSON_H_
 
+#include <cmath>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -56,6 +58,13 @@ struct Value {
 Value Parse(const std::string& text);
 /*! \brief Writes with 2-space indentation (arrays of numbers stay on one line). */
 std::string Write(const Value& v);
+/*! \brief Whether `d` is a whole number in [0, n): an index into n things (false for NaN). */
+inline bool IsIndexBelow(double d, double n) { return d >= 0 && d < n && d == std::floor(d); }
+/*!
+ * \brief A number member as int64; throws naming `what` when it is not a whole number in int64's
+ *  range (casting such a double is undefined behaviour, and a hostile file may hold 1e300 or NaN).
+ */
+int64_t ToInt64(double d, const std::string& what);
 /*! \brief Short name of a kind, for error messages ("string", "array"...). */
 const char* KindName(Value::Kind k);
 

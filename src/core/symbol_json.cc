@@ -1,7 +1,5 @@
 /*! \brief MXNet symbol JSON: writing, and reading 1.x files including older layouts. */
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 #include <unordered_map>
 
 #include "json.h"
@@ -161,11 +159,11 @@ Symbol Symbol::FromJSON(const std::string& text) {
             je.array[0].kind != json::Value::kNumber || je.array[1].kind != json::Value::kNumber)
           BadFile(here + ": an input should be [node_id, output_index(, version)]");
         const double src = je.array[0].number, idx = je.array[1].number;
-        if (src < 0 || src >= static_cast<double>(i) || src != static_cast<int64_t>(src))
+        if (!json::IsIndexBelow(src, static_cast<double>(i)))
           BadFile(here + ": input refers to node " + FormatScalar(src) +
                   ", which is not an earlier node");
         const NodePtr& sn = nodes[static_cast<size_t>(src)];
-        if (idx < 0 || idx >= sn->num_outputs() || idx != static_cast<int64_t>(idx))
+        if (!json::IsIndexBelow(idx, sn->num_outputs()))
           BadFile(here + ": input refers to output " + FormatScalar(idx) + " of node '" +
                   sn->attrs.name + "', which has " + std::to_string(sn->num_outputs()) +
                   " outputs");
@@ -192,7 +190,7 @@ Symbol Symbol::FromJSON(const std::string& text) {
     }
     if (const json::Value* deps = jn.Find("control_deps")) {
       for (const auto& d : deps->array) {
-        if (d.kind != json::Value::kNumber || d.number < 0 || d.number >= static_cast<double>(i))
+        if (d.kind != json::Value::kNumber || !json::IsIndexBelow(d.number, static_cast<double>(i)))
           BadFile(here + ": bad control dependency");
         n->control_deps.push_back(nodes[static_cast<size_t>(d.number)]);
       }
@@ -206,10 +204,10 @@ Symbol Symbol::FromJSON(const std::string& text) {
         je.array[0].kind != json::Value::kNumber || je.array[1].kind != json::Value::kNumber)
       BadFile("a head should be [node_id, output_index(, version)]");
     const double nid = je.array[0].number, idx = je.array[1].number;
-    if (nid < 0 || nid >= static_cast<double>(nodes.size()))
+    if (!json::IsIndexBelow(nid, static_cast<double>(nodes.size())))
       BadFile("a head refers to node " + FormatScalar(nid) + " of " + std::to_string(nodes.size()));
     const NodePtr& n = nodes[static_cast<size_t>(nid)];
-    if (idx < 0 || idx >= n->num_outputs())
+    if (!json::IsIndexBelow(idx, n->num_outputs()))
       BadFile("a head refers to output " + FormatScalar(idx) + " of node '" + n->attrs.name + "'");
     s.outputs.push_back(NodeEntry{n, static_cast<uint32_t>(idx), 0});
   }
@@ -222,12 +220,9 @@ void Symbol::Save(const std::string& path) const {
 }
 
 Symbol Symbol::Load(const std::string& path) {
-  std::ifstream f(path);
-  SYMNET_CHECK(f.good()) << "cannot open symbol file '" << path << "'";
-  std::stringstream ss;
-  ss << f.rdbuf();
+  const std::string text = ReadFile(path, "symbol file");
   try {
-    return FromJSON(ss.str());
+    return FromJSON(text);
   } catch (const Error& e) {
     SYMNET_THROW << path << ": " << e.what();
   }

@@ -53,7 +53,7 @@ std::map<std::string, std::string> Features() {
   f["DNNL"] = "1";
   f["OPENMP"] = "1";
   __builtin_cpu_init();
-  f["F16C"] = __builtin_cpu_supports("f16c") ? "1" : "0";
+  f["F16C"] = CpuHasF16C() ? "1" : "0";
   f["AVX512F"] = __builtin_cpu_supports("avx512f") ? "1" : "0";
   f["AVX512_BF16"] = __builtin_cpu_supports("avx512bf16") ? "1" : "0";
   const dnnl_version_t* v = dnnl_version();

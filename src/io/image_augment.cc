@@ -4,10 +4,16 @@
 #include <algorithm>
 #include <cmath>
 
+#include "symnet/base.h"
+
 namespace symnet {
 namespace io {
 
 Image Resize(const Image& src, int height, int width) {
+  SYMNET_CHECK(static_cast<int64_t>(height) * width <= MaxImagePixels())
+      << "resizing a " << src.width << " x " << src.height << " image to " << width << " x "
+      << height << " exceeds the limit of " << MaxImagePixels()
+      << " pixels (SYMNET_MAX_IMAGE_PIXELS)";
   Image dst;
   dst.height = height;
   dst.width = width;

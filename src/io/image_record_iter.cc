@@ -74,7 +74,13 @@ struct ImageRecordIter::Impl {
     if (!io::DecodeJPEG(payload, &img, why)) return false;
     std::mt19937_64 rng(Mix64(p.seed ^ Mix64(static_cast<uint64_t>(epoch) * 1000003 + pos)));
     const size_t per = static_cast<size_t>(p.data_shape.Size());
-    io::AugmentToCHW(img, p, &rng, static_cast<float*>(b->data.dptr()) + per * k);
+    // runs inside an OpenMP loop, which an exception must not leave (that would terminate)
+    try {
+      io::AugmentToCHW(img, p, &rng, static_cast<float*>(b->data.dptr()) + per * k);
+    } catch (const std::exception& e) {
+      *why = e.what();
+      return false;
+    }
     float* lab = static_cast<float*>(b->label.dptr()) + static_cast<size_t>(k) * p.label_width;
     for (int j = 0; j < p.label_width; ++j)
       lab[j] = h.flag > 0 ? (j < static_cast<int>(h.labels.size()) ? h.labels[j] : 0.0f)

@@ -6,7 +6,11 @@
 
 #include <csetjmp>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <new>
+
+#include "symnet/base.h"
 
 namespace symnet {
 namespace io {
@@ -38,6 +42,19 @@ void OnMessage(j_common_ptr cinfo, int level) {
 
 }  // namespace
 
+int64_t MaxImagePixels() {
+  static const int64_t limit = [] {
+    const char* env = std::getenv("SYMNET_MAX_IMAGE_PIXELS");
+    if (!env || !*env) return int64_t{1} << 28;
+    char* end = nullptr;
+    const long long v = std::strtoll(env, &end, 10);  // NOLINT(runtime/int)
+    SYMNET_CHECK(*end == '\0' && v > 0)
+        << "SYMNET_MAX_IMAGE_PIXELS must be a positive whole number, not '" << env << "'";
+    return static_cast<int64_t>(v);
+  }();
+  return limit;
+}
+
 bool DecodeJPEG(const std::string& bytes, Image* out, std::string* why) {
   if (bytes.size() < 4 || static_cast<uint8_t>(bytes[0]) != 0xFF ||
       static_cast<uint8_t>(bytes[1]) != 0xD8) {
@@ -57,16 +74,33 @@ bool DecodeJPEG(const std::string& bytes, Image* out, std::string* why) {
   jpeg_create_decompress(&cinfo);
   jpeg_mem_src(&cinfo, reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
   jpeg_read_header(&cinfo, TRUE);
+  const int64_t pixels = static_cast<int64_t>(cinfo.image_width) * cinfo.image_height;
+  if (pixels > MaxImagePixels()) {
+    jpeg_destroy_decompress(&cinfo);
+    *why = "JPEG image of " + std::to_string(cinfo.image_width) + " x " +
+           std::to_string(cinfo.image_height) + " pixels exceeds the limit of " +
+           std::to_string(MaxImagePixels()) + " pixels (SYMNET_MAX_IMAGE_PIXELS)";
+    return false;
+  }
   cinfo.out_color_space = JCS_RGB;
   jpeg_start_decompress(&cinfo);
   out->height = static_cast<int>(cinfo.output_height);
   out->width = static_cast<int>(cinfo.output_width);
-  out->rgb.resize(static_cast<size_t>(out->height) * out->width * 3);
-  while (cinfo.output_scanline < cinfo.output_height) {
+  try {
+    out->rgb.resize(static_cast<size_t>(out->height) * out->width * 3);
+  } catch (const std::bad_alloc&) {
+    jpeg_destroy_decompress(&cinfo);
+    *why = "out of memory for a " + std::to_string(out->width) + " x " +
+           std::to_string(out->height) + " image";
+    return false;
+  }
+  // stop at the first sign of damage: the rest would be grey filler, and decoding it for a
+  // hostile header that claims a huge image would take long
+  while (cinfo.output_scanline < cinfo.output_height && !err.damaged) {
     JSAMPROW row = &out->rgb[static_cast<size_t>(cinfo.output_scanline) * out->width * 3];
     jpeg_read_scanlines(&cinfo, &row, 1);
   }
-  jpeg_finish_decompress(&cinfo);
+  if (!err.damaged) jpeg_finish_decompress(&cinfo);
   jpeg_destroy_decompress(&cinfo);
   if (err.damaged) {
     *why = std::string("damaged JPEG data: ") + err.message;

@@ -15,6 +15,13 @@ struct Image {
   std::vector<uint8_t> rgb;
 };
 
+/*!
+ * \brief The largest image (width x height) symnet decodes or resizes to: 2^28 pixels (768 MB of
+ *  RGB) unless SYMNET_MAX_IMAGE_PIXELS says otherwise. A JPEG header may claim 65500 x 65500 in a
+ *  few bytes; without a limit a hostile record would make the reader allocate 12 GB.
+ */
+int64_t MaxImagePixels();
+
 /*! \brief Decodes JPEG bytes to RGB (grayscale is expanded). Returns false with `why` on failure.
  */
 bool DecodeJPEG(const std::string& bytes, Image* out, std::string* why);

@@ -2,7 +2,6 @@
 #include "symnet/ndarray_io.h"
 
 #include <cstring>
-#include <fstream>
 #include <sstream>
 
 #include "symnet/file_io.h"
@@ -65,13 +64,15 @@ class Reader {
 };
 
 void WriteArray(Writer* w, const NDArray& a) {
-  w->Put<uint32_t>(kV2Magic);
+  const Shape& s = a.shape();
+  // V2 reads ndim 0 as the none array, so a 0-d array (one element) needs V3, MXNet's numpy-shape
+  // layout (MXNet loads it in numpy mode only; before, the value was silently lost)
+  w->Put<uint32_t>(!a.is_none() && s.ndim() == 0 ? kV3Magic : kV2Magic);
   w->Put<int32_t>(0);  // dense storage
   if (a.is_none()) {
     w->Put<int32_t>(0);  // shape with ndim 0: the none array
     return;
   }
-  const Shape& s = a.shape();
   w->Put<int32_t>(s.ndim());
   for (auto d : s) w->Put<int64_t>(d);
   w->Put<int32_t>(Device::kCPU);  // saved data is always host data
@@ -188,6 +189,8 @@ void LoadNDArrayList(const std::string& bytes, std::vector<NDArray>* arrays,
     const uint64_t len = r.Get<uint64_t>("name length");
     if (len > r.remaining()) r.Fail("name length " + std::to_string(len) + " exceeds the file");
     names->emplace_back(r.Take(len, "name"), len);
+    if (FindInvalidUtf8(names->back()) != std::string::npos)
+      r.Fail("the name of array " + std::to_string(i) + " is not valid UTF-8");
   }
   if (r.remaining() != 0)
     r.Fail(std::to_string(r.remaining()) + " unexpected bytes after the names");
@@ -201,11 +204,7 @@ void SaveNDArrays(const std::string& path, const std::vector<NDArray>& arrays,
 
 void LoadNDArrays(const std::string& path, std::vector<NDArray>* arrays,
                   std::vector<std::string>* names) {
-  std::ifstream f(path, std::ios::binary);
-  SYMNET_CHECK(f.good()) << "cannot open '" << path << "'";
-  std::stringstream ss;
-  ss << f.rdbuf();
-  LoadNDArrayList(ss.str(), arrays, names, path);
+  LoadNDArrayList(ReadFile(path, "NDArray file"), arrays, names, path);
 }
 
 }  // namespace symnet

@@ -86,10 +86,12 @@ void LossScalerFromValue(const json::Value& v, LossScaler* out) {
   SYMNET_CHECK(v.Find("loss_scale")) << "loss scaler state: no 'loss_scale'";
   LossScaler s = *out;
   s.scale = NumberField(v, "loss_scale", s.scale);
-  s.clean_steps = static_cast<int64_t>(NumberField(v, "clean_steps", 0));
-  s.num_overflows = static_cast<int64_t>(NumberField(v, "num_overflows", 0));
+  s.clean_steps = json::ToInt64(NumberField(v, "clean_steps", 0), "loss scaler state: clean_steps");
+  s.num_overflows =
+      json::ToInt64(NumberField(v, "num_overflows", 0), "loss scaler state: num_overflows");
   s.factor = NumberField(v, "scale_factor", s.factor);
-  s.window = static_cast<int64_t>(NumberField(v, "scale_window", static_cast<double>(s.window)));
+  s.window = json::ToInt64(NumberField(v, "scale_window", static_cast<double>(s.window)),
+                           "loss scaler state: scale_window");
   s.min_scale = NumberField(v, "min_scale", s.min_scale);
   s.max_scale = NumberField(v, "max_scale", s.max_scale);
   if (const json::Value* d = v.Find("dynamic")) {

@@ -10,6 +10,7 @@
 #include "src/core/json.h"
 #include "src/train/loss_scaler_json.h"
 #include "symnet/base.h"
+#include "symnet/file_io.h"
 #include "symnet/ndarray_io.h"
 #include "symnet/train.h"
 
@@ -78,9 +79,13 @@ void SaveOptimizerStates(const std::string& path, const OptimizerStates& st) {
 }
 
 OptimizerStates LoadOptimizerStates(const std::string& path) {
+  return ParseOptimizerStates(ReadFile(path, "optimizer state file"), path);
+}
+
+OptimizerStates ParseOptimizerStates(const std::string& bytes, const std::string& path) {
   std::vector<NDArray> arrays;
   std::vector<std::string> names;
-  LoadNDArrays(path, &arrays, &names);
+  LoadNDArrayList(bytes, &arrays, &names, path);
   std::map<std::string, NDArray> by_name;
   std::string text;
   for (size_t i = 0; i < names.size(); ++i) {
@@ -105,13 +110,15 @@ OptimizerStates LoadOptimizerStates(const std::string& path) {
   SYMNET_CHECK(meta.kind == json::Value::kObject)
       << "optimizer state '" << path << "': meta is not a JSON object";
   OptimizerStates st;
-  st.num_update =
-      static_cast<int64_t>(Field(meta, "num_update", json::Value::kNumber, path).number);
+  const std::string where = "optimizer state '" + path + "': ";
+  st.num_update = json::ToInt64(Field(meta, "num_update", json::Value::kNumber, path).number,
+                                where + "num_update");
   for (const auto& kv : Field(meta, "index_update_count", json::Value::kObject, path).object) {
     SYMNET_CHECK(kv.second.kind == json::Value::kNumber)
         << "optimizer state '" << path << "': the update count of '" << kv.first
         << "' is not a number";
-    st.index_update_count[IndexKey(kv.first, path)] = static_cast<int64_t>(kv.second.number);
+    st.index_update_count[IndexKey(kv.first, path)] =
+        json::ToInt64(kv.second.number, where + "the update count of '" + kv.first + "'");
   }
   for (const auto& kv : Field(meta, "layout", json::Value::kObject, path).object) {
     const int64_t index = IndexKey(kv.first, path);

@@ -30,6 +30,18 @@ inline std::vector<double> ToVector(const NDArray& a) {
   return v;
 }
 
+/*! \brief The message of the symnet::Error that `f` throws; a test failure when it throws none. */
+template <typename F>
+std::string ErrorMessage(F&& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "expected a symnet::Error";
+  return "";
+}
+
 /*! \brief Resident memory of this process in MB (Linux /proc/self/statm), for soak tests. */
 inline double ResidentMB() {
   std::FILE* f = std::fopen("/proc/self/statm", "r");

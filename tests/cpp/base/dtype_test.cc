@@ -105,7 +105,7 @@ __attribute__((target("f16c"))) uint16_t HardwareFloatToHalf(float f) {
 __attribute__((target("f16c"))) float HardwareHalfToFloat(uint16_t h) { return _cvtsh_ss(h); }
 
 TEST(DType, HalfSoftwareMatchesF16C) {
-  if (!__builtin_cpu_supports("f16c")) GTEST_SKIP() << "CPU lacks F16C";
+  if (!CpuHasF16C()) GTEST_SKIP() << "CPU lacks F16C";
   for (uint32_t b = 0; b < 0x10000; ++b) {
     const float f = detail::HalfBitsToFloat(static_cast<uint16_t>(b));
     const float hw = HardwareHalfToFloat(static_cast<uint16_t>(b));
