@@ -75,6 +75,11 @@ inline PoolGeo MakeGeo(const PoolingParam& p, const Shape& x) {
   if (!p.global_pool) {
     SYMNET_CHECK_EQ(p.kernel.ndim(), nsp)
         << "Pooling kernel " << p.kernel << " must have one dim per spatial dim of " << x;
+    // found by fuzz_symbol_json: stride "(22, )" on 2-D data read past the end of the shape
+    for (const auto* t : {&p.stride, &p.pad})
+      SYMNET_CHECK(!t->ndim_known() || t->ndim() == 0 || t->ndim() == nsp)
+          << "Pooling " << (t == &p.stride ? "stride " : "pad ") << *t
+          << " must have one dim per spatial dim of " << x << " (or be left out)";
   }
   PoolGeo g;
   g.n = x[0];

@@ -130,6 +130,19 @@ TEST(HostileUtf8, TextAndNamesMustBeUtf8) {
   EXPECT_TRUE(Contains(m2, "the name of array 0 is not valid UTF-8")) << m2;
 }
 
+TEST(HostileSymbolJSON, PoolingStrideOrPadOfTheWrongLengthIsAnError) {
+  // found by fuzz_symbol_json: a one-dim stride on 2-D pooling read past the end of the stride
+  const std::string doc = R"json({"nodes": [
+      {"op": "null", "name": "x", "attrs": {"__shape__": "(1, 2, 6, 6)"}, "inputs": []},
+      {"op": "Pooling", "name": "p", "attrs": {"kernel": "(2, 2)", "stride": "(22, )"},
+       "inputs": [[0, 0, 0]]}], "heads": [[1, 0, 0]]})json";
+  const Symbol s = Symbol::FromJSON(doc);
+  std::vector<Shape> args, outs, aux;
+  const std::string msg = ErrorMessage([&] { s.InferShape({}, &args, &outs, &aux, true); });
+  EXPECT_TRUE(Contains(msg, "Pooling stride (22,) must have one dim per spatial dim of (1, 2, 6, 6)"))
+      << msg;
+}
+
 TEST(HostileStates, AnUpdateCountBeyondInt64IsAnError) {
   train::OptimizerStates st;
   st.num_update = 123456789;
