@@ -139,7 +139,8 @@ TEST(HostileSymbolJSON, PoolingStrideOrPadOfTheWrongLengthIsAnError) {
   const Symbol s = Symbol::FromJSON(doc);
   std::vector<Shape> args, outs, aux;
   const std::string msg = ErrorMessage([&] { s.InferShape({}, &args, &outs, &aux, true); });
-  EXPECT_TRUE(Contains(msg, "Pooling stride (22,) must have one dim per spatial dim of (1, 2, 6, 6)"))
+  EXPECT_TRUE(
+      Contains(msg, "Pooling stride (22,) must have one dim per spatial dim of (1, 2, 6, 6)"))
       << msg;
 }
 
