@@ -335,6 +335,21 @@ class Module:
             raise MXNetError("optimizer states '%s': parameter '%s' has %d saved state array(s), optimizer "
                              "%s needs %d (saved by another optimizer?)"
                              % (fname, name, len(saved), type(self._optimizer).__name__, len(need)))
+        # found by the atheris target: a one-array state saved as a tuple passed, then broke the
+        # first update inside the optimizer
+        fresh_parts = len(fresh) if isinstance(fresh, tuple) else None
+        saved_parts = len(parts) if is_tuple else None
+        if fresh_parts != saved_parts:
+            def form(n):
+                return "one array" if n is None else "a tuple of %d" % n
+            raise MXNetError("optimizer states '%s': the state of parameter '%s' is %s, optimizer %s keeps %s "
+                             "(saved by another optimizer?)" % (fname, name, form(saved_parts),
+                                                                type(self._optimizer).__name__, form(fresh_parts)))
+        for p, f in zip(parts, fresh if fresh_parts is not None else (fresh,)):
+            if p is not None and f is not None and p.dtype != f.dtype:  # also found by the fuzzer
+                raise MXNetError("optimizer states '%s': the state of parameter '%s' has dtype %s, optimizer %s "
+                                 "keeps %s" % (fname, name, np.dtype(p.dtype).name,
+                                               type(self._optimizer).__name__, np.dtype(f.dtype).name))
         return tuple(parts) if is_tuple else parts[0]
 
     def _state(self, device, index, weight):

@@ -158,3 +158,22 @@ def test_messages_and_names_with_bytes_that_are_not_utf8_stay_mxneterrors(tmp_pa
     open(path, "wb").write(raw)
     with pytest.raises(mx.MXNetError, match="the name of array 0 is not valid UTF-8"):
         mx.nd.load(path)
+
+
+def test_a_state_of_the_wrong_form_is_refused_at_load_not_in_the_first_update():
+    """Found by the atheris target: SGD-momentum state saved as a 1-tuple loaded without a word,
+    then raised IndexError inside the first update."""
+    import symnet as mx
+    regress = os.path.join(os.path.dirname(__file__), "..", "fuzz", "corpus", "states",
+                           "regress-one-array-state-saved-as-tuple.states")
+    net = mx.sym.SoftmaxOutput(mx.sym.FullyConnected(mx.sym.var("data"), num_hidden=2, name="fc"),
+                               name="softmax")
+    mod = mx.mod.Module(net)
+    mod.bind([("data", (4, 3))], [("softmax_label", (4,))])
+    mod.init_params()
+    mod.init_optimizer(optimizer="sgd", optimizer_params={"momentum": 0.9})
+    with pytest.raises(mx.MXNetError, match="'fc_bias' is a tuple of 1, optimizer SGD keeps one array"):
+        mod.load_optimizer_states(regress)
+    # a float64 momentum for a float32 weight: refused at load, not in the update's dtype check
+    with pytest.raises(mx.MXNetError, match="'fc_bias' has dtype float64, optimizer SGD keeps float32"):
+        mod.load_optimizer_states(regress.replace("one-array-state-saved-as-tuple", "float64-state-for-float32-weight"))

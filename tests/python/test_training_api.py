@@ -215,7 +215,9 @@ def test_module_with_amp_trains_and_saves_the_loss_scale(tmp_path):
 
 def test_states_files_written_before_the_shared_codec_still_load(tmp_path):
     """A .states file whose meta JSON Python's json.dumps wrote (the layout of earlier
-    releases, a static scaler, a tuple state with a missing part) loads into a Module."""
+    releases, a static scaler) loads into a Module. A tuple state with a missing part is read by the
+    codec, and refused by a Module whose optimizer keeps one array (before, it loaded and the next
+    update used the saved array as a float32 master weight)."""
     x = np.random.RandomState(0).rand(40, 64).astype(np.float32)
     y = (np.arange(40) % 10).astype(np.float32)
     mod = mx.mod.Module(mlp())
@@ -225,21 +227,20 @@ def test_states_files_written_before_the_shared_codec_still_load(tmp_path):
     names = mod._param_names
     mom0 = np.arange(np.prod(mod._exec.arg_dict[names[0]].shape), dtype=np.float32)
     meta = {"num_update": 7, "index_update_count": {"0": 7, "1": 6},
-            "layout": {"0": [True, False], "1": [False, True, True]},
+            "layout": {"0": [True, False], "1": [True, False]},
             "loss_scaler": {"loss_scale": 256.0, "clean_steps": 3, "num_overflows": 2,
                             "scale_factor": 2.0, "scale_window": 2000, "min_scale": 1.0,
                             "max_scale": 2.0 ** 24, "dynamic": False}}
     shape1 = mod._exec.arg_dict[names[1]].shape
     arrays = {"state:0:0": mx.nd.array(mom0.reshape(mod._exec.arg_dict[names[0]].shape)),
-              "state:1:1": mx.nd.array(np.ones(shape1, np.float32)),
+              "state:1:0": mx.nd.array(np.ones(shape1, np.float32)),
               "meta": mx.nd.array(np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8), dtype="uint8")}
     fname = str(tmp_path / "legacy.states")
     mx.nd.save(fname, arrays)
     mod.load_optimizer_states(fname)
     assert mod._optimizer.num_update == 7 and mod._optimizer._index_update_count == {0: 7, 1: 6}
     np.testing.assert_array_equal(mod._states[0].asnumpy().ravel(), mom0)
-    assert isinstance(mod._states[1], tuple) and mod._states[1][0] is None
-    np.testing.assert_array_equal(mod._states[1][1].asnumpy(), np.ones(shape1))
+    np.testing.assert_array_equal(mod._states[1].asnumpy(), np.ones(shape1))
     assert mod.loss_scale == 256.0 and not mod._amp_loss_scaler.dynamic
     assert mod._amp_loss_scaler.state_dict() == meta["loss_scaler"]
     # and what it writes back reads the same
@@ -249,6 +250,15 @@ def test_states_files_written_before_the_shared_codec_still_load(tmp_path):
     mod.forward_backward(mx.io.DataBatch([mx.nd.array(x)], [mx.nd.array(y)]))
     mod.update()
     assert mod.loss_scale == 256.0  # static: a clean step does not move it
+    tuple_meta = dict(meta, layout={"0": [True, False], "1": [False, True, True]})
+    tuple_file = str(tmp_path / "tuple.states")
+    mx.nd.save(tuple_file, {"state:0:0": arrays["state:0:0"], "state:1:1": arrays["state:1:0"],
+                            "meta": mx.nd.array(np.frombuffer(json.dumps(tuple_meta).encode(), dtype=np.uint8),
+                                                dtype="uint8")})
+    parts, is_tuple = mx._core.load_optimizer_states(tuple_file)["states"][1]
+    assert is_tuple and parts[0] is None and parts[1] is not None
+    with pytest.raises(mx.base.MXNetError, match="is a tuple of 2, optimizer SGD keeps one array"):
+        mod.load_optimizer_states(tuple_file)
     bad = str(tmp_path / "bad.states")
     mx.nd.save(bad, {"meta": mx.nd.array(np.frombuffer(b'{"num_update": 1}', dtype=np.uint8), dtype="uint8")})
     with pytest.raises(mx.base.MXNetError, match="bad.states.*no 'index_update_count'"):
