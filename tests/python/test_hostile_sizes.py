@@ -138,18 +138,24 @@ def test_hostile_size_is_a_clear_error_under_an_address_space_limit(outcomes, ca
     assert re.search(EXPECTED[case], got), got
 
 
-def test_messages_and_names_with_bytes_that_are_not_utf8_stay_mxneterrors(tmp_path):
-    """Found by the atheris target: a .states file whose damaged key was quoted in the error raised
-    UnicodeDecodeError (Python could not decode the message); names must be UTF-8 too."""
+def _sgd_momentum_module():
     import symnet as mx
-    regress = os.path.join(os.path.dirname(__file__), "..", "fuzz", "corpus", "states",
-                           "regress-message-not-utf8.states")
     net = mx.sym.SoftmaxOutput(mx.sym.FullyConnected(mx.sym.var("data"), num_hidden=2, name="fc"),
                                name="softmax")
     mod = mx.mod.Module(net)
     mod.bind([("data", (4, 3))], [("softmax_label", (4,))])
     mod.init_params()
     mod.init_optimizer(optimizer="sgd", optimizer_params={"momentum": 0.9})
+    return mod
+
+
+def test_messages_and_names_with_bytes_that_are_not_utf8_stay_mxneterrors(tmp_path):
+    """Found by the atheris target: a .states file whose damaged key was quoted in the error raised
+    UnicodeDecodeError (Python could not decode the message); names must be UTF-8 too."""
+    import symnet as mx
+    regress = os.path.join(os.path.dirname(__file__), "..", "fuzz", "corpus", "states",
+                           "regress-message-not-utf8.states")
+    mod = _sgd_momentum_module()
     with pytest.raises(mx.MXNetError, match="invalid UTF-8 byte 0xad"):
         mod.load_optimizer_states(regress)
     path = str(tmp_path / "n.params")
@@ -166,12 +172,7 @@ def test_a_state_of_the_wrong_form_is_refused_at_load_not_in_the_first_update():
     import symnet as mx
     regress = os.path.join(os.path.dirname(__file__), "..", "fuzz", "corpus", "states",
                            "regress-one-array-state-saved-as-tuple.states")
-    net = mx.sym.SoftmaxOutput(mx.sym.FullyConnected(mx.sym.var("data"), num_hidden=2, name="fc"),
-                               name="softmax")
-    mod = mx.mod.Module(net)
-    mod.bind([("data", (4, 3))], [("softmax_label", (4,))])
-    mod.init_params()
-    mod.init_optimizer(optimizer="sgd", optimizer_params={"momentum": 0.9})
+    mod = _sgd_momentum_module()
     with pytest.raises(mx.MXNetError, match="'fc_bias' is a tuple of 1, optimizer SGD keeps one array"):
         mod.load_optimizer_states(regress)
     # a float64 momentum for a float32 weight: refused at load, not in the update's dtype check
