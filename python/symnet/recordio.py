@@ -104,6 +104,7 @@ class MXIndexedRecordIO(MXRecordIO):
         else:
             with open(self.idx_path, encoding="utf-8", errors="surrogateescape") as f:
                 self.idx, self.keys = parse_index(f, self.idx_path, self.key_type)
+            self._size = os.path.getsize(self.uri)  # once: seek checks every offset against it
 
     def close(self):
         fidx, self.fidx = getattr(self, "fidx", None), None
@@ -119,7 +120,7 @@ class MXIndexedRecordIO(MXRecordIO):
         if idx not in self.idx:
             raise KeyError("record key %r is not in the index %s" % (idx, self.idx_path))
         offset = self.idx[idx]
-        if not self.writable and offset >= os.path.getsize(self.uri):
+        if not self.writable and offset >= self._size:
             raise ValueError("%s: the offset %d of key %r is at or past the end of %s (the index and "
                              "the data file do not match)" % (self.idx_path, offset, idx, self.uri))
         self.handle.seek(offset)
