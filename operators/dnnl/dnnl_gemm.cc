@@ -10,7 +10,8 @@ namespace symnet {
 namespace dnnl_util {
 
 struct GemmPlan::Impl {
-  enum Mode { kNative, kStaged, kLoop } mode = kLoop;
+  // kEmpty: a dimension is 0 (an empty batch), which oneDNN's matmul does not take
+  enum Mode { kNative, kStaged, kLoop, kEmpty } mode = kLoop;
   dnnl::matmul prim;
   dnnl::memory::desc a_md, b_md, c_md, bias_md;
   std::string impl_name;
@@ -48,6 +49,10 @@ void LoopGemm(const GemmConfig& c, const T* a, const T* b, T* out, const T* bias
 
 GemmPlan::GemmPlan(const GemmConfig& cfg) : cfg_(cfg), impl_(std::make_unique<Impl>()) {
   SYMNET_CHECK(IsFloatType(cfg.dtype)) << "GEMM supports floating types, not " << cfg.dtype;
+  if (cfg.m == 0 || cfg.n == 0 || cfg.k == 0) {
+    impl_->mode = Impl::kEmpty;
+    return;
+  }
   if (cfg.dtype == DType::kFloat64) {
     impl_->mode = Impl::kLoop;
     return;
@@ -91,6 +96,8 @@ std::string GemmPlan::Describe() const {
       return "dnnl:" + impl_->impl_name;
     case Impl::kStaged:
       return "staged-f32:" + impl_->impl_name;
+    case Impl::kEmpty:
+      return "empty";
     default:
       return "loop";
   }
@@ -98,6 +105,7 @@ std::string GemmPlan::Describe() const {
 
 void GemmPlan::Run(const void* a, const void* b, void* c, const void* bias) {
   const GemmConfig& cfg = cfg_;
+  if (impl_->mode == Impl::kEmpty) return RunEmpty(c, bias);
   if (impl_->mode == Impl::kLoop) {
     LoopGemm(cfg, static_cast<const double*>(a), static_cast<const double*>(b),
              static_cast<double*>(c), static_cast<const double*>(bias));
@@ -127,6 +135,22 @@ void GemmPlan::Run(const void* a, const void* b, void* c, const void* bias) {
   Stream().wait();
   if (impl_->mode == Impl::kStaged)
     ConvertElements(impl_->c32.data(), DType::kFloat32, c, cfg.dtype, impl_->c32.size());
+}
+
+void GemmPlan::RunEmpty(void* c, const void* bias) const {
+  const GemmConfig& cfg = cfg_;
+  const int64_t size = cfg.m * cfg.n;
+  if (size == 0) return;
+  // k == 0: the product is a sum of nothing, so C = bias (or 0), added to C when accumulating;
+  // a weight gradient of an empty batch is thus zero, not what the buffer held
+  std::vector<double> out(static_cast<size_t>(size), 0.0);  // exact for every float dtype
+  if (cfg.accumulate) ConvertElements(c, cfg.dtype, out.data(), DType::kFloat64, size);
+  if (cfg.bias) {
+    std::vector<double> b(static_cast<size_t>(cfg.n));
+    ConvertElements(bias, cfg.dtype, b.data(), DType::kFloat64, cfg.n);
+    for (int64_t i = 0; i < size; ++i) out[i] += b[i % cfg.n];
+  }
+  ConvertElements(out.data(), DType::kFloat64, c, cfg.dtype, size);
 }
 
 }  // namespace dnnl_util

@@ -42,10 +42,11 @@ class GemmPlan {
 
   void Run(const void* a, const void* b, void* c, const void* bias = nullptr);
   const GemmConfig& config() const { return cfg_; }
-  /*! \brief "dnnl:<implementation>", "staged-f32:<implementation>" or "loop". */
+  /*! \brief "dnnl:<implementation>", "staged-f32:<implementation>", "loop" or "empty". */
   std::string Describe() const;
 
  private:
+  void RunEmpty(void* c, const void* bias) const;
   struct Impl;
   GemmConfig cfg_;
   std::unique_ptr<Impl> impl_;

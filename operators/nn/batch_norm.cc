@@ -199,7 +199,9 @@ void BNForward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<T
                const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   const BatchNormParam& p = Param<BatchNormParam>(attrs);
   const TBlob& x = in[kData];
-  const bool batch_stats = ctx.is_train && !p.use_global_stats;
+  // an empty batch has no statistics (0/0): it is normalized like inference and leaves the
+  // moving averages as they were, rather than averaging NaN into them
+  const bool batch_stats = ctx.is_train && !p.use_global_stats && x.Size() > 0;
   const size_t cbytes = static_cast<size_t>(in[kGamma].Size()) * DTypeSize(in[kGamma].dtype_);
   if (!batch_stats) {  // normalize with the moving statistics, reported as mean/var outputs
     std::memcpy(out[1].dptr_, in[kMovingMean].dptr_, cbytes);

@@ -246,7 +246,8 @@ void BNForwardGPU(const NodeAttrs& attrs, const OpContext& ctx, const std::vecto
                   const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   const BatchNormParam& p = Param<BatchNormParam>(attrs);
   const TBlob& x = in[kData];
-  const bool batch_stats = ctx.is_train && !p.use_global_stats;
+  // an empty batch leaves the moving averages as they were (as on the CPU)
+  const bool batch_stats = ctx.is_train && !p.use_global_stats && x.Size() > 0;
   const ChannelDims d = Dims(p, x);
   const BNView v{d.c, d.inner, p.eps, p.fix_gamma};
   if (!batch_stats) {  // normalize with the moving statistics, reported as mean/var outputs

@@ -1,0 +1,233 @@
+"""Zero-size arrays through every op (issue 14): a batch of 0 rows, or an axis of length 0, must
+give outputs of the right (zero-size) shape and dtype, write-mode gradients that are zeros (not
+whatever the gradient buffer held), and the values numpy gives for reductions of nothing. Never
+a crash, a NaN that leaks into a weight, or a moving statistic spoiled by an empty batch.
+
+Each user-visible op has a case below; `test_every_op_has_a_zero_size_case` fails when an op is
+registered without one, so a new op cannot skip this check."""
+import numpy as np
+import pytest
+
+import symnet as mx
+
+GARBAGE = 7.0  # what gradient buffers hold before backward: write-mode must replace it
+
+
+def _f(*shape):
+    return ("float32", shape)
+
+
+# op -> (inputs {name: (dtype, shape)}, params). Inputs are listed in the op's argument order.
+UNARY = ["BlockGrad", "Flatten", "_copy", "abs", "arccos", "arccosh", "arcsin", "arcsinh",
+         "arctan", "arctanh", "cbrt", "ceil", "cos", "cosh", "degrees", "erf", "exp", "expm1",
+         "fix", "floor", "log", "log10", "log1p", "log2", "negative", "ones_like", "radians",
+         "rcbrt", "reciprocal", "relu", "rint", "round", "rsqrt", "sigmoid", "sign", "sin",
+         "sinh", "softsign", "sqrt", "square", "tan", "tanh", "trunc", "zeros_like",
+         "_convert_layout"]
+SCALAR = ["_div_scalar", "_minus_scalar", "_mul_scalar", "_plus_scalar", "_rdiv_scalar",
+          "_rminus_scalar"]
+BINARY_SAME = ["elemwise_add", "elemwise_div", "elemwise_mul", "elemwise_sub"]
+BROADCAST = ["broadcast_add", "broadcast_div", "broadcast_mul", "broadcast_sub"]
+
+CASES = {}
+for _op in UNARY:
+    CASES[_op] = ({"data": _f(0, 3)}, {})
+for _op in SCALAR:
+    CASES[_op] = ({"data": _f(0, 3)}, {"scalar": 2.0})
+for _op in BINARY_SAME:
+    CASES[_op] = ({"lhs": _f(0, 3), "rhs": _f(0, 3)}, {})
+for _op in BROADCAST:
+    CASES[_op] = ({"lhs": _f(0, 3), "rhs": _f(1, 3)}, {})
+CASES.update({
+    "Activation": ({"data": _f(0, 3)}, {"act_type": "tanh"}),
+    "BatchNorm": ({"data": _f(0, 3, 4, 4), "gamma": _f(3), "beta": _f(3), "moving_mean": _f(3),
+                   "moving_var": _f(3)}, {"fix_gamma": False}),
+    "Cast": ({"data": _f(0, 3)}, {"dtype": "float16"}),
+    "Concat": ({"arg0": _f(0, 2), "arg1": _f(0, 3)}, {"num_args": 2, "dim": 1}),
+    "Convolution": ({"data": _f(0, 2, 5, 5), "weight": _f(4, 2, 3, 3), "bias": _f(4)},
+                    {"kernel": (3, 3), "num_filter": 4}),
+    "Dropout": ({"data": _f(0, 3)}, {"p": 0.5}),
+    "FullyConnected": ({"data": _f(0, 5), "weight": _f(3, 5), "bias": _f(3)}, {"num_hidden": 3}),
+    "LeakyReLU": ({"data": _f(0, 3)}, {"act_type": "elu"}),
+    "LinearRegressionOutput": ({"data": _f(0, 3), "label": _f(0, 3)}, {}),
+    "Pooling": ({"data": _f(0, 2, 4, 4)}, {"kernel": (2, 2), "pool_type": "avg"}),
+    "Reshape": ({"data": _f(0, 6)}, {"shape": (0, 2, 3)}),
+    "SoftmaxOutput": ({"data": _f(0, 3), "label": _f(0)}, {"normalization": "valid"}),
+    "add_n": ({"arg0": _f(0, 3), "arg1": _f(0, 3)}, {"num_args": 2}),
+    "all_finite": ({"data": _f(0, 3)}, {}),
+    "amp_cast": ({"data": _f(0, 3)}, {"dtype": "bfloat16"}),
+    "amp_multicast": ({"arg0": _f(0, 3), "arg1": ("float16", (0, 2))}, {"num_outputs": 2}),
+    "clip": ({"data": _f(0, 3)}, {"a_min": -1.0, "a_max": 1.0}),
+    "log_softmax": ({"data": _f(3, 0)}, {"axis": 0}),
+    "softmax": ({"data": _f(0, 3)}, {}),
+    "mean": ({"data": _f(0, 3)}, {"axis": (0,)}),
+    "sum": ({"data": _f(0, 3)}, {"axis": (0,)}),
+    "softmax_cross_entropy": ({"data": _f(0, 3), "label": _f(0)}, {}),
+    "transpose": ({"data": _f(0, 3, 2)}, {"axes": (2, 0, 1)}),
+    "multi_all_finite": ({"arg0": _f(0, 3), "arg1": _f(2, 0)}, {"num_arrays": 2}),
+    # optimizer updates of an empty weight (a zero-size parameter, e.g. an unused embedding)
+    "sgd_update": ({"weight": _f(0,), "grad": _f(0,)}, {"lr": 0.1}),
+    "sgd_mom_update": ({"weight": _f(0,), "grad": _f(0,), "mom": _f(0,)}, {"lr": 0.1, "momentum": 0.9}),
+    "nag_mom_update": ({"weight": _f(0,), "grad": _f(0,), "mom": _f(0,)}, {"lr": 0.1, "momentum": 0.9}),
+    "adam_update": ({"weight": _f(0,), "grad": _f(0,), "mean": _f(0,), "var": _f(0,)}, {"lr": 0.1}),
+    "mp_sgd_update": ({"weight": ("float16", (0,)), "grad": ("float16", (0,)),
+                       "weight32": _f(0,)}, {"lr": 0.1}),
+    "mp_sgd_mom_update": ({"weight": ("float16", (0,)), "grad": ("float16", (0,)), "mom": _f(0,),
+                           "weight32": _f(0,)}, {"lr": 0.1, "momentum": 0.9}),
+    "mp_nag_mom_update": ({"weight": ("float16", (0,)), "grad": ("float16", (0,)), "mom": _f(0,),
+                           "weight32": _f(0,)}, {"lr": 0.1, "momentum": 0.9}),
+    "mp_adam_update": ({"weight": ("float16", (0,)), "grad": ("float16", (0,)), "mean": _f(0,),
+                        "var": _f(0,), "weight32": _f(0,)}, {"lr": 0.1}),
+    "multi_sgd_update": ({"w0": _f(0,), "g0": _f(0,), "w1": _f(2,), "g1": _f(2,)},
+                         {"lrs": (0.1, 0.1), "wds": (0.0, 0.0), "num_weights": 2}),
+    "multi_sgd_mom_update": ({"w0": _f(0,), "g0": _f(0,), "m0": _f(0,), "w1": _f(2,), "g1": _f(2,),
+                              "m1": _f(2,)},
+                             {"lrs": (0.1, 0.1), "wds": (0.0, 0.0), "momentum": 0.9, "num_weights": 2}),
+    "multi_mp_sgd_update": ({"w0": ("float16", (0,)), "g0": ("float16", (0,)), "w32_0": _f(0,)},
+                            {"lrs": (0.1,), "wds": (0.0,), "num_weights": 1}),
+    "multi_mp_sgd_mom_update": ({"w0": ("float16", (0,)), "g0": ("float16", (0,)), "m0": _f(0,),
+                                 "w32_0": _f(0,)},
+                                {"lrs": (0.1,), "wds": (0.0,), "momentum": 0.9, "num_weights": 1}),
+})
+
+# Expected values where an empty input gives a non-empty output (numpy's answers).
+REDUCTION_CHECKS = {
+    "sum": lambda outs: np.testing.assert_array_equal(outs[0], np.zeros(3)),
+    "mean": lambda outs: np.testing.assert_array_equal(np.isnan(outs[0]), np.ones(3, bool)),
+    "all_finite": lambda outs: np.testing.assert_array_equal(outs[0], [1.0]),
+    "multi_all_finite": lambda outs: np.testing.assert_array_equal(outs[0], [1.0]),
+    "softmax_cross_entropy": lambda outs: np.testing.assert_array_equal(outs[0], [0.0]),
+}
+# ops whose "outputs" are their updated inputs (the optimizer updates), or nothing differentiable
+NOT_DIFFERENTIABLE = {op for op in CASES if op.endswith("_update")} | {
+    "all_finite", "multi_all_finite", "ones_like", "zeros_like", "BlockGrad", "_convert_layout",
+    "Cast", "amp_cast", "amp_multicast", "ceil", "fix", "floor", "rint", "round", "sign", "trunc"}
+
+
+def _user_ops():
+    return sorted(op for op in mx._core.list_ops()
+                  if not mx._core.op_info(op)["is_backward"] and not op.startswith("_backward"))
+
+
+def test_every_op_has_a_zero_size_case():
+    missing = sorted(set(_user_ops()) - set(CASES))
+    assert not missing, "ops without a zero-size case in test_zero_size.py: %s" % missing
+
+
+def _imperative(op, inputs, params):
+    arrays = [mx.nd.zeros(shape, dtype=dtype) for dtype, shape in inputs.values()]
+    out = getattr(mx.nd, op)(*arrays, **params)
+    return out if isinstance(out, (list, tuple)) else [out]
+
+
+@pytest.mark.parametrize("op", sorted(CASES))
+def test_imperative_call_on_zero_size_inputs(op):
+    inputs, params = CASES[op]
+    sym_shapes = _symbolic_output_shapes(op, inputs, params)
+    outs = _imperative(op, inputs, params)
+    if op.endswith("_update"):
+        return  # updates write their weights in place; the call not failing is the check
+    assert [o.shape for o in outs] == sym_shapes
+    if op in REDUCTION_CHECKS:
+        REDUCTION_CHECKS[op]([o.asnumpy() for o in outs])
+
+
+def _symbol(op, inputs, params):
+    args = [mx.sym.var(name) for name in inputs]
+    return getattr(mx.sym, op)(*args, name="z", **params)
+
+
+def _symbolic_output_shapes(op, inputs, params):
+    sym = _symbol(op, inputs, params)
+    shapes = {name: shape for name, (_, shape) in inputs.items()}
+    types = {name: dtype for name, (dtype, _) in inputs.items()}
+    _, out_shapes, _ = sym.infer_shape(**shapes)
+    sym.infer_type(**types)
+    return [tuple(s) for s in out_shapes]
+
+
+@pytest.mark.parametrize("op", sorted(set(CASES) - {o for o in CASES if o.endswith("_update")}))
+def test_bound_forward_backward_on_zero_size_inputs(op):
+    """Through an executor: forward in training mode, then backward with write-mode gradients
+    that start as garbage. Non-empty gradients (a weight's, for an empty batch) must be zeros,
+    and BatchNorm's moving statistics must not take anything from an empty batch."""
+    inputs, params = CASES[op]
+    sym = _symbol(op, inputs, params)
+    shapes = {name: shape for name, (_, shape) in inputs.items()}
+    types = {name: dtype for name, (dtype, _) in inputs.items()}
+    differentiable = op not in NOT_DIFFERENTIABLE
+    exe = sym.simple_bind(mx.cpu(), grad_req="write" if differentiable else "null",
+                          type_dict=types, **shapes)
+    rng = np.random.RandomState(0)
+    for arr in list(exe.arg_dict.values()) + list(exe.aux_dict.values()):
+        arr[:] = rng.uniform(0.5, 1.5, size=arr.shape)
+    aux_before = {k: v.asnumpy().copy() for k, v in exe.aux_dict.items()}
+    outs = exe.forward(is_train=True)
+    assert [o.shape for o in outs] == _symbolic_output_shapes(op, inputs, params)
+    if op in REDUCTION_CHECKS:
+        REDUCTION_CHECKS[op]([o.asnumpy() for o in outs])
+    for name, before in aux_before.items():
+        np.testing.assert_array_equal(exe.aux_dict[name].asnumpy(), before,
+                                      err_msg="%s: moving statistic %s changed by an empty batch"
+                                      % (op, name))
+    if not differentiable:
+        return
+    for grad in exe.grad_dict.values():
+        if grad is not None:
+            grad[:] = GARBAGE
+    exe.backward([mx.nd.ones(o.shape, dtype=o.dtype) for o in outs])
+    for name, grad in exe.grad_dict.items():
+        if grad is None:
+            continue
+        assert grad.shape == shapes[name]
+        g = grad.asnumpy()
+        if op in ("SoftmaxOutput", "LinearRegressionOutput") and name == "label":
+            continue  # the label gradient is not defined by these ops
+        np.testing.assert_array_equal(g, np.zeros_like(g), err_msg="%s: gradient of %s for an "
+                                      "empty batch" % (op, name))
+
+
+def test_batchnorm_inference_on_an_empty_batch_uses_nothing():
+    """Inference with an empty batch: an empty output, moving statistics untouched."""
+    x = mx.sym.var("data")
+    bn = mx.sym.BatchNorm(x, name="bn", fix_gamma=False)
+    exe = bn.simple_bind(mx.cpu(), grad_req="null", data=(0, 3, 2, 2))
+    exe.aux_dict["bn_moving_mean"][:] = 0.25
+    exe.forward(is_train=False)
+    assert exe.outputs[0].shape == (0, 3, 2, 2)
+    np.testing.assert_array_equal(exe.aux_dict["bn_moving_mean"].asnumpy(), [0.25] * 3)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float16", "bfloat16"])
+@pytest.mark.parametrize("op", ["FullyConnected", "Convolution", "BatchNorm", "Pooling", "softmax"])
+def test_empty_batch_in_every_float_dtype(op, dtype):
+    """The 16-bit (staged or native) and float64 (loop) kernels take an empty batch too: empty
+    outputs and zero weight gradients."""
+    inputs, params = CASES[op]
+    sym = _symbol(op, inputs, params)
+    shapes = {name: shape for name, (_, shape) in inputs.items()}
+    types = {name: dtype for name in inputs}
+    if op == "BatchNorm":  # its parameters and statistics stay float32 (or float64)
+        types.update({k: "float64" if dtype == "float64" else "float32"
+                      for k in ("gamma", "beta", "moving_mean", "moving_var")})
+    exe = sym.simple_bind(mx.cpu(), grad_req="write", type_dict=types, **shapes)
+    for arr in exe.arg_dict.values():
+        arr[:] = 1.0
+    outs = exe.forward(is_train=True)
+    assert outs[0].shape == _symbolic_output_shapes(op, inputs, params)[0] and outs[0].size == 0
+    for grad in exe.grad_dict.values():
+        grad[:] = GARBAGE
+    exe.backward([mx.nd.ones(o.shape, dtype=o.dtype) for o in outs])
+    for name, grad in exe.grad_dict.items():
+        g = grad.asnumpy().astype(np.float64)
+        np.testing.assert_array_equal(g, np.zeros_like(g), err_msg="%s %s: gradient of %s" % (op, dtype, name))
+
+
+def test_fully_connected_with_zero_features_gives_the_bias():
+    """k = 0: each output is a sum of no products, so the output is the bias (numpy agrees:
+    (4, 0) @ (0, 3) is a (4, 3) array of zeros), and the data gradient is empty."""
+    x = mx.nd.zeros((4, 0))
+    w = mx.nd.zeros((3, 0))
+    b = mx.nd.array([1.0, 2.0, 3.0])
+    out = mx.nd.FullyConnected(x, w, b, num_hidden=3)
+    np.testing.assert_array_equal(out.asnumpy(), np.zeros((4, 0)) @ np.zeros((0, 3)) + [1, 2, 3])
