@@ -50,6 +50,8 @@ def write_list(path, items):
 
 
 def make_lists(args):
+    if not os.path.isdir(args.root):
+        raise SystemExit("--list: %s is not a folder" % args.root)
     items = list_images(args.root, args.recursive, set(e.lower() for e in args.exts))
     if not items:
         raise SystemExit("no images with extensions %s under %s" % (args.exts, args.root))
@@ -176,6 +178,8 @@ def main():
         return
     folder = os.path.dirname(args.prefix) or "."
     stem = os.path.basename(args.prefix)
+    if not os.path.isdir(folder):
+        raise SystemExit("no %s*.lst files: the folder %s does not exist" % (args.prefix, folder))
     lists = sorted(os.path.join(folder, f) for f in os.listdir(folder)
                    if f.startswith(stem) and f.endswith(".lst"))
     if not lists:

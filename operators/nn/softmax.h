@@ -168,6 +168,26 @@ inline AxisSplit ClassSplit(const SoftmaxOutputParam& p, const Shape& d) {
   return AxisSplit{d[0], d.ProdRange(1, d.ndim()), 1};
 }
 
+/*! \brief Whether a hard label names a class of [0, n): a whole number in range. A fractional
+ *  label (2.5) is a user's mistake that a cast would silently truncate, so it counts as bad. */
+template <typename A>
+SYMNET_XINLINE bool IsClassIndex(A lab, int64_t n) {
+  return lab >= A(0) && lab < static_cast<A>(n) && static_cast<A>(static_cast<int64_t>(lab)) == lab;
+}
+
+/*! \brief The error for a label that is not a class index, naming the value and where it is
+ *  ("at batch position 2"). */
+inline std::string BadLabelMessage(double lab, int64_t n, const std::string& where) {
+  std::ostringstream os;
+  os << "label " << lab << " " << where;
+  if (lab >= 0 && lab < static_cast<double>(n))
+    os << " is not a whole number (hard labels are class indices; class probabilities need the "
+          "data's shape)";
+  else
+    os << " is outside [0, " << n << "), the number of classes";
+  return os.str();
+}
+
 /*! \brief What every row of SoftmaxOutput's gradient needs. */
 struct SoftmaxOutputGradArgs {
   AxisSplit sp;
@@ -192,7 +212,7 @@ struct SoftmaxOutputGradRowKernel {
     const int64_t cls = static_cast<int64_t>(lab);
     // a label outside [0, n) has no target: the CPU raised an error before (CheckHardLabels); a
     // GPU kernel cannot, so its row becomes NaN, which AMP counts as an overflow and fit reports
-    const bool bad = !a.soft_labels && !ignored && !(lab >= A(0) && lab < static_cast<A>(sp.n));
+    const bool bad = !a.soft_labels && !ignored && !IsClassIndex(lab, sp.n);
     A scale = static_cast<A>(a.valid ? a.scale / (*a.valid > 1.0f ? *a.valid : 1.0f) : a.scale);
     for (int64_t k = 0; k < sp.n; ++k) {
       const int64_t i = base + k * sp.inner;
@@ -214,14 +234,16 @@ void CheckHardLabels(cpu, const T* label, const SoftmaxOutputGradArgs& a) {
   for (int64_t r = 0; r < rows; ++r) {
     const A lab = static_cast<A>(label[r]);
     if (a.use_ignore && lab == static_cast<A>(a.ignore_label)) continue;
-    if (lab >= A(0) && lab < static_cast<A>(a.sp.n)) continue;
+    if (IsClassIndex(lab, a.sp.n)) continue;
     std::ostringstream where;
-    where << "batch position " << r / a.sp.inner;
+    where << "at batch position " << r / a.sp.inner;
     if (a.sp.inner > 1) where << " (element " << r % a.sp.inner << " of that sample)";
+    const bool fractional = lab >= A(0) && lab < static_cast<A>(a.sp.n);
     // the executor puts the node ('<name>_backward') in front of this message
-    SYMNET_THROW << "SoftmaxOutput: label " << lab << " at " << where.str() << " is outside [0, "
-                 << a.sp.n << "), the number of classes"
-                 << (a.use_ignore ? "" : " (labels to skip need use_ignore=True and ignore_label)");
+    SYMNET_THROW << "SoftmaxOutput: " << BadLabelMessage(lab, a.sp.n, where.str())
+                 << (a.use_ignore || fractional
+                         ? ""
+                         : " (labels to skip need use_ignore=True and ignore_label)");
   }
 }
 /*! \brief On a GPU the kernel marks such rows NaN instead (no device-to-host wait per step). */

@@ -29,9 +29,10 @@ double CrossEntropy(const T* x, const T* label, int64_t n, int64_t k, T* grad_or
     for (int64_t j = 0; j < k; ++j) mx = std::max(mx, static_cast<double>(static_cast<A>(row[j])));
     double sum = 0;
     for (int64_t j = 0; j < k; ++j) sum += std::exp(static_cast<A>(row[j]) - mx);
-    const int64_t cls = static_cast<int64_t>(static_cast<A>(label[i]));
-    SYMNET_CHECK(cls >= 0 && cls < k) << "softmax_cross_entropy: label " << cls << " of sample "
-                                      << i << " is outside [0, " << k << ")";
+    const A lab = static_cast<A>(label[i]);
+    SYMNET_CHECK(IsClassIndex(lab, k))
+        << "softmax_cross_entropy: " << BadLabelMessage(lab, k, "of sample " + std::to_string(i));
+    const int64_t cls = static_cast<int64_t>(lab);
     total += std::log(sum) + mx - static_cast<A>(row[cls]);
     if (grad_or_null) {
       for (int64_t j = 0; j < k; ++j) {

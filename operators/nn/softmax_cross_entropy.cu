@@ -28,9 +28,10 @@ struct SCERowLoss {
     const T* row = x + i * k;
     double mx, sum;
     RowMaxExpSum(row, k, &mx, &sum);
-    const int64_t cls = static_cast<int64_t>(static_cast<A>(label[i]));
+    const A lab = static_cast<A>(label[i]);
+    const int64_t cls = static_cast<int64_t>(lab);
     loss[i] =
-        cls >= 0 && cls < k ? log(sum) + mx - static_cast<double>(static_cast<A>(row[cls])) : NAN;
+        IsClassIndex(lab, k) ? log(sum) + mx - static_cast<double>(static_cast<A>(row[cls])) : NAN;
   }
 };
 

@@ -91,8 +91,11 @@ class NDArrayIter(DataIter):
             raise ValueError("NDArrayIter: the data set is empty (0 samples); nothing to iterate over")
         if last_batch_handle not in ("pad", "discard", "roll_over"):
             raise ValueError("last_batch_handle must be 'pad', 'discard' or 'roll_over'")
-        if batch_size < 1 or (last_batch_handle == "discard" and batch_size > self.num_data):
-            raise ValueError("batch_size %d does not fit %d samples" % (batch_size, self.num_data))
+        if batch_size < 1:
+            raise ValueError("NDArrayIter: batch_size must be at least 1, got %d" % batch_size)
+        if last_batch_handle == "discard" and batch_size > self.num_data:
+            raise ValueError("NDArrayIter: batch_size %d does not fit %d samples; with last_batch_handle="
+                             "'discard' no batch would be left (use 'pad')" % (batch_size, self.num_data))
         self.shuffle, self.last_batch_handle, self.seed = shuffle, last_batch_handle, seed
         self.epoch = 0
         self._carry = np.zeros(0, dtype=np.int64)

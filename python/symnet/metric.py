@@ -2,6 +2,7 @@
 and metric.create('acc')."""
 import numpy as np
 
+from .base import MXNetError
 from .ndarray import NDArray
 
 _REGISTRY = {}
@@ -17,6 +18,27 @@ def register(*names):
 
 def _np(x):
     return x.asnumpy() if isinstance(x, NDArray) else np.asarray(x)
+
+
+def _class_labels(label, num_classes, metric):
+    """Labels as class indices (int64, flat), checked as the training ops check them: a label
+    that is fractional, NaN or outside [0, num_classes) is an error naming the metric, the
+    position in the batch and the value, not a silently wrong score."""
+    lab = _np(label).astype(np.float64).ravel()
+    ok = np.isfinite(lab) & (lab >= 0) & (lab == np.floor(lab))
+    if num_classes is not None:
+        ok &= lab < num_classes
+    if not ok.all():
+        i = int(np.flatnonzero(~ok)[0])
+        v = lab[i]
+        if num_classes is not None and not (0 <= v < num_classes):
+            why = "is outside [0, %d), the number of classes" % num_classes
+        elif not (v >= 0):
+            why = "is not a class index (negative or NaN)"
+        else:
+            why = "is not a whole number (labels are class indices)"
+        raise MXNetError("metric %s: label %g at batch position %d %s" % (metric, v, i, why))
+    return lab.astype(np.int64)
 
 
 class EvalMetric:
@@ -81,9 +103,11 @@ class Accuracy(EvalMetric):
     def update(self, labels, preds):
         for label, pred in zip(labels, preds):
             p, l = _np(pred), _np(label)
+            num_classes = None
             if p.shape != l.shape:
+                num_classes = p.shape[self.axis]
                 p = p.argmax(axis=self.axis)
-            p, l = p.astype(np.int64).ravel(), l.astype(np.int64).ravel()
+            p, l = p.astype(np.int64).ravel(), _class_labels(l, num_classes, self.name)
             if p.shape != l.shape:
                 raise ValueError("labels %s and predictions %s do not match" % (l.shape, p.shape))
             self.sum_metric += float((p == l).sum())
@@ -98,7 +122,8 @@ class TopKAccuracy(EvalMetric):
 
     def update(self, labels, preds):
         for label, pred in zip(labels, preds):
-            p, l = _np(pred), _np(label).astype(np.int64).ravel()
+            p = _np(pred)
+            l = _class_labels(label, p.shape[1], self.name)
             top = np.argsort(-p, axis=1)[:, :self.top_k]
             self.sum_metric += float((top == l[:, None]).any(axis=1).sum())
             self.num_inst += len(l)
@@ -112,7 +137,8 @@ class CrossEntropy(EvalMetric):
 
     def update(self, labels, preds):
         for label, pred in zip(labels, preds):
-            p, l = _np(pred), _np(label).astype(np.int64).ravel()
+            p = _np(pred)
+            l = _class_labels(label, p.shape[1], self.name)
             prob = p[np.arange(len(l)), l]
             self.sum_metric += float(-np.log(prob + self.eps).sum())
             self.num_inst += len(l)

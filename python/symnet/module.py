@@ -40,6 +40,15 @@ def _copy_state(state, ctx):
     return state.copyto(ctx)
 
 
+def _check_param_shape(name, given, bound):
+    """A given parameter must have the bound one's shape (numpy would broadcast some, or fail
+    without naming the parameter)."""
+    if tuple(np.shape(given)) != tuple(bound.shape):
+        raise MXNetError("parameter '%s' has shape %s, but the network needs %s (parameters of "
+                         "another model, or another input shape?)"
+                         % (name, tuple(np.shape(given)), tuple(bound.shape)))
+
+
 def _descs(shapes):
     out = []
     for s in shapes or []:
@@ -129,34 +138,70 @@ class Module:
         if self.binded and not force_rebind:
             self.logger.warning("Already bound, ignoring bind()")
             return
-        self._data_shapes, self._label_shapes = _descs(data_shapes), _descs(label_shapes)
         self.for_training = for_training
-        shapes = {d.name: d.shape for d in self._data_shapes + self._label_shapes}
-        types = {d.name: d.dtype for d in self._data_shapes + self._label_shapes}
-        reqs = {}
-        for n in self._symbol.list_arguments():
-            if n in self._param_names and for_training and n not in self._fixed:
-                reqs[n] = grad_req if isinstance(grad_req, str) else grad_req.get(n, "write")
-            elif n in self._data_names and inputs_need_grad:
-                reqs[n] = "write"
-            else:
-                reqs[n] = "null"
-        batch = self._data_shapes[0].shape[0]
-        if batch < len(self._contexts):
-            raise ValueError("a batch of %d cannot be split over %d devices" % (batch, len(self._contexts)))
-        bounds = np.cumsum([0] + [len(a) for a in np.array_split(np.arange(batch), len(self._contexts))])
-        self._slices = list(zip(bounds[:-1], bounds[1:]))
-        batched = {d.name for d in self._data_shapes + self._label_shapes}
-        self._execs = []
-        for ctx, (lo, hi) in zip(self._contexts, self._slices):
-            dev_shapes = {k: ((hi - lo,) + tuple(v[1:]) if k in batched else v) for k, v in shapes.items()}
-            self._execs.append(self._symbol.simple_bind(ctx, grad_req=reqs, type_dict=types,
-                                                        options=bind_options, **dev_shapes))
+        self._grad_req, self._bind_options, self._inputs_need_grad = grad_req, bind_options, inputs_need_grad
+        self._data_shapes, self._label_shapes = _descs(data_shapes), _descs(label_shapes)
+        self._execs, self._slices = self._make_execs(self._data_shapes, self._label_shapes)
         self._exec = self._execs[0]
         self.binded = True
         if self.params_initialized:  # rebinding keeps the parameters
             for e in self._execs:
                 e.copy_params_from(self._arg_params, self._aux_params)
+
+    def _make_execs(self, data_descs, label_descs):
+        """One executor per device for these input shapes, and each device's slice of the batch.
+        Nothing of the module changes here, so a failed bind leaves the old executors usable."""
+        shapes = {d.name: d.shape for d in data_descs + label_descs}
+        types = {d.name: d.dtype for d in data_descs + label_descs}
+        reqs = {}
+        for n in self._symbol.list_arguments():
+            if n in self._param_names and self.for_training and n not in self._fixed:
+                reqs[n] = self._grad_req if isinstance(self._grad_req, str) else self._grad_req.get(n, "write")
+            elif n in self._data_names and self._inputs_need_grad:
+                reqs[n] = "write"
+            else:
+                reqs[n] = "null"
+        batch = data_descs[0].shape[0]
+        if batch < len(self._contexts):
+            raise ValueError("a batch of %d cannot be split over %d devices" % (batch, len(self._contexts)))
+        bounds = np.cumsum([0] + [len(a) for a in np.array_split(np.arange(batch), len(self._contexts))])
+        slices = list(zip(bounds[:-1], bounds[1:]))
+        batched = {d.name for d in data_descs + label_descs}
+        execs = []
+        for ctx, (lo, hi) in zip(self._contexts, slices):
+            dev_shapes = {k: ((hi - lo,) + tuple(v[1:]) if k in batched else v) for k, v in shapes.items()}
+            execs.append(self._symbol.simple_bind(ctx, grad_req=reqs, type_dict=types,
+                                                 options=self._bind_options, **dev_shapes))
+        return execs, slices
+
+    def reshape(self, data_shapes, label_shapes=None):
+        """MXNet's Module.reshape: binds again for other input shapes (another batch size),
+        keeping the parameters and the optimizer state. If the new shapes do not fit the
+        network (a weight of another shape), the error names the node and the module stays
+        bound as it was."""
+        assert self.binded, "call bind before reshape"
+        data_descs, label_descs = _descs(data_shapes), _descs(label_shapes)
+        if label_shapes is None and self._label_shapes:  # labels follow the data's batch size
+            batch = data_descs[0].shape[0]
+            label_descs = [DataDesc(d.name, (batch,) + tuple(d.shape[1:]), d.dtype) for d in self._label_shapes]
+        if self.params_initialized:
+            self._sync_params_from_exec()
+        execs, slices = self._make_execs(data_descs, label_descs)
+        if self.params_initialized:
+            for n, old in list(self._arg_params.items()) + list(self._aux_params.items()):
+                new = execs[0].arg_dict.get(n, execs[0].aux_dict.get(n))
+                if new is not None and tuple(new.shape) != tuple(old.shape):
+                    raise MXNetError(
+                        "Module: inputs of shapes %s need parameter '%s' of shape %s, but the "
+                        "module's is %s (it was bound for %s); the module stays bound as it was"
+                        % ([d.shape for d in data_descs], n, tuple(new.shape), tuple(old.shape),
+                           [d.shape for d in self._data_shapes]))
+            for e in execs:
+                e.copy_params_from(self._arg_params, self._aux_params)
+        self._data_shapes, self._label_shapes = data_descs, label_descs
+        self._execs, self._slices, self._exec = execs, slices, execs[0]
+        if self.params_initialized:
+            self._sync_params_from_exec()
 
     def init_params(self, initializer=None, arg_params=None, aux_params=None, allow_missing=False,
                     force_init=False, allow_extra=False, seed=None):
@@ -172,6 +217,7 @@ class Module:
                                      (self._aux_names, aux_params, self._exec.aux_dict)):
             for n in names:
                 if given is not None and n in given:
+                    _check_param_shape(n, given[n], target[n])
                     target[n][:] = given[n]
                 elif given is not None and not allow_missing:
                     raise RuntimeError("%s is not presented" % n)
@@ -237,6 +283,7 @@ class Module:
     def forward(self, data_batch, is_train=None):
         assert self.binded and self.params_initialized
         is_train = self.for_training if is_train is None else is_train
+        self._reshape_for(data_batch)
         feeds = list(zip(self._data_names, data_batch.data))
         if data_batch.label is not None and self._label_names and is_train:
             feeds += list(zip(self._label_names, data_batch.label))
@@ -250,6 +297,27 @@ class Module:
                     e.arg_dict[name][:] = arr[lo:hi]
         for e in self._execs:
             e.forward(is_train=is_train)
+
+    def _reshape_for(self, data_batch):
+        """As MXNet's Module.forward: a batch of other shapes than the bound ones (a smaller last
+        batch, another image size) binds the module again for them (reshape)."""
+        data = list(data_batch.data)
+        if len(data) != len(self._data_names):
+            raise MXNetError("Module.forward: the batch has %d data arrays, the module takes %d (%s)"
+                             % (len(data), len(self._data_names), ", ".join(self._data_names)))
+        new_data = [tuple(a.shape) for a in data]
+        labels = list(data_batch.label or []) if self._label_names else []
+        new_label = [tuple(a.shape) for a in labels] if len(labels) == len(self._label_shapes) else None
+        if new_data == [d.shape for d in self._data_shapes] and \
+                (new_label is None or new_label == [d.shape for d in self._label_shapes]):
+            return
+        data_descs = [DataDesc(d.name, s, d.dtype) for d, s in zip(self._data_shapes, new_data)]
+        label_descs = None
+        if new_label is not None:
+            label_descs = [DataDesc(d.name, s, d.dtype) for d, s in zip(self._label_shapes, new_label)]
+        self.logger.info("Module: binding again for the batch's shapes %s (bound for %s)",
+                         new_data, [d.shape for d in self._data_shapes])
+        self.reshape(data_descs, label_descs)
 
     def backward(self, out_grads=None):
         assert self.binded and self.params_initialized
@@ -422,6 +490,9 @@ class Module:
                 nbatch += 1
                 if not applied and self._amp_loss_scaler is None:
                     self._report_nonfinite(epoch, nbatch, max_nonfinite_batches)
+                elif not applied:  # AMP: an overflow skip, normal now and then; shown, not warned
+                    self.logger.info("Epoch[%d] Batch [%d]: gradients overflowed; update skipped, "
+                                     "loss scale now %g", epoch, nbatch, self.loss_scale)
                 if batch_end_callback is not None:
                     param = BatchEndParam(epoch, nbatch, eval_metric, locals(), num_batches)
                     for cb in _as_list(batch_end_callback):
@@ -469,16 +540,21 @@ class Module:
             eval_data.reset()
         eval_metric = metric_mod.create(eval_metric)
         eval_metric.reset()
+        nonfinite = 0
         for nbatch, batch in enumerate(eval_data):
             if num_batch is not None and nbatch == num_batch:
                 break
             self.forward(batch, is_train=False)
-            outs = self.get_outputs()
             keep = batch.data[0].shape[0] - batch.pad
-            eval_metric.update([l[:keep] for l in batch.label], [o[:keep] for o in outs])
+            outs = [o.asnumpy()[:keep] for o in self.get_outputs()]
+            nonfinite += not all(np.isfinite(o).all() for o in outs)
+            eval_metric.update([l[:keep] for l in batch.label], outs)
             if batch_end_callback is not None:
                 for cb in _as_list(batch_end_callback):
                     cb(BatchEndParam(epoch, nbatch, eval_metric, locals()))
+        if nonfinite:
+            self.logger.warning("score: %d batch(es) gave NaN/Inf outputs (NaN/Inf in the data or "
+                                "the weights?); the metric counts them as they came out", nonfinite)
         return eval_metric.get_name_value()
 
     def predict(self, eval_data, num_batch=None, merge_batches=True, reset=True,
@@ -542,6 +618,13 @@ class Module:
         for i, (parts, is_tuple) in loaded["states"].items():
             parts = [nd.NDArray(h).as_in_context(self._context) if h is not None else None for h in parts]
             self._states[i] = self._checked_state(fname, i, parts, is_tuple)
+        # a file of a model with fewer parameters fits the first ones: say which start afresh
+        trained = [(i, n) for i, n in enumerate(self._param_names) if n not in self._fixed]
+        missing = [n for i, n in trained if i not in loaded["states"]]
+        if loaded["states"] and missing:
+            self.logger.warning("optimizer states '%s': no saved state for %d of the %d trained parameters "
+                                "(%s); they start with fresh optimizer state (a file of another model?)",
+                                fname, len(missing), len(trained), ", ".join(missing))
         if loaded["loss_scaler"] is not None:
             from .amp import LossScaler
             if self._amp_loss_scaler is None:

@@ -81,7 +81,7 @@ Image RandomResizedCrop(const Image& img, const ImageRecordIterParams& p, int H,
 }  // namespace
 
 void AugmentToCHW(const Image& input, const ImageRecordIterParams& p, std::mt19937_64* rng,
-                  float* out) {
+                  float* out, AugmentNote* note) {
   const int C = static_cast<int>(p.data_shape[0]), H = static_cast<int>(p.data_shape[1]),
             W = static_cast<int>(p.data_shape[2]);
   Image img = input;
@@ -94,6 +94,7 @@ void AugmentToCHW(const Image& input, const ImageRecordIterParams& p, std::mt199
     img = RandomResizedCrop(img, p, H, W, rng);
   } else {
     if (img.height < H || img.width < W) {  // too small for the crop: scale up to fit
+      if (note != nullptr) *note = AugmentNote{true, img.height, img.width};
       const float s =
           std::max(static_cast<float>(H) / img.height, static_cast<float>(W) / img.width);
       img = Resize(img, std::max(H, static_cast<int>(std::ceil(img.height * s))),

@@ -13,12 +13,19 @@ namespace io {
 /*! \brief Bilinear resize of an RGB image. */
 Image Resize(const Image& src, int height, int width);
 
+/*! \brief What AugmentToCHW did that the caller may want to tell the user. */
+struct AugmentNote {
+  bool scaled_up = false;     // the image (after `resize`) was smaller than data_shape
+  int height = 0, width = 0;  // its size then
+};
+
 /*!
  * \brief Applies the iterator's augmentation to `img` and writes the (C, H, W) float result of
- *  `p.data_shape` into `out`.
+ *  `p.data_shape` into `out`. An image smaller than data_shape is scaled up to fit (MXNet's
+ *  default augmenter refuses it instead); `note`, if given, says so.
  */
 void AugmentToCHW(const Image& img, const ImageRecordIterParams& p, std::mt19937_64* rng,
-                  float* out);
+                  float* out, AugmentNote* note = nullptr);
 
 }  // namespace io
 }  // namespace symnet

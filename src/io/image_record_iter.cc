@@ -7,6 +7,7 @@
 #include "symnet/image_record_iter.h"
 
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <cstdio>
 #include <deque>
@@ -36,6 +37,7 @@ struct ImageRecordIter::Impl {
   std::exception_ptr error;
   std::thread producer;
   size_t skipped = 0;
+  std::atomic<bool> warned_small{false};  // one warning per iterator for images scaled up
 
   void MakeOrder() {
     order.resize(offsets.size());
@@ -75,11 +77,21 @@ struct ImageRecordIter::Impl {
     std::mt19937_64 rng(Mix64(p.seed ^ Mix64(static_cast<uint64_t>(epoch) * 1000003 + pos)));
     const size_t per = static_cast<size_t>(p.data_shape.Size());
     // runs inside an OpenMP loop, which an exception must not leave (that would terminate)
+    io::AugmentNote note;
     try {
-      io::AugmentToCHW(img, p, &rng, static_cast<float*>(b->data.dptr()) + per * k);
+      io::AugmentToCHW(img, p, &rng, static_cast<float*>(b->data.dptr()) + per * k, &note);
     } catch (const std::exception& e) {
       *why = e.what();
       return false;
+    }
+    if (note.scaled_up && !warned_small.exchange(true)) {
+      const std::string after = p.resize > 0 ? " after resize=" + std::to_string(p.resize) : "";
+      std::fprintf(stderr,
+                   "warning: %s: record %zu is %dx%d (height x width)%s, smaller than "
+                   "data_shape %dx%d; such images are scaled up to fit (set resize= to choose "
+                   "the scale; this warning is given once)\n",
+                   p.path_imgrec.c_str(), pos, note.height, note.width, after.c_str(),
+                   static_cast<int>(p.data_shape[1]), static_cast<int>(p.data_shape[2]));
     }
     float* lab = static_cast<float*>(b->label.dptr()) + static_cast<size_t>(k) * p.label_width;
     for (int j = 0; j < p.label_width; ++j)
@@ -163,7 +175,8 @@ ImageRecordIter::ImageRecordIter(const ImageRecordIterParams& params)
   SYMNET_CHECK(p.data_shape.ndim() == 3 && (p.data_shape[0] == 3 || p.data_shape[0] == 1))
       << "ImageRecordIter: data_shape must be (3, H, W) or (1, H, W), got " << p.data_shape;
   SYMNET_CHECK(p.batch_size > 0 && p.label_width > 0)
-      << "ImageRecordIter: batch_size and label_width must be positive";
+      << "ImageRecordIter: batch_size and label_width must be positive, got batch_size "
+      << p.batch_size << " and label_width " << p.label_width;
   SYMNET_CHECK(p.num_parts >= 1 && p.part_index >= 0 && p.part_index < p.num_parts)
       << "ImageRecordIter: part_index " << p.part_index
       << " is not in [0, num_parts=" << p.num_parts << ")";
@@ -174,6 +187,10 @@ ImageRecordIter::ImageRecordIter(const ImageRecordIterParams& params)
   SYMNET_CHECK(!s.offsets.empty())
       << "ImageRecordIter: '" << p.path_imgrec << "' has no records for part " << p.part_index
       << " of " << p.num_parts;
+  SYMNET_CHECK(p.round_batch || s.offsets.size() >= static_cast<size_t>(p.batch_size))
+      << "ImageRecordIter: batch_size " << p.batch_size << " does not fit the " << s.offsets.size()
+      << " records of '" << p.path_imgrec << "' (part " << p.part_index << " of " << p.num_parts
+      << "); with round_batch=False no batch would be left";
   s.Start();
 }
 
