@@ -1,6 +1,7 @@
 /*! \brief MXNet .params reading and writing with bounds-checked parsing. */
 #include "symnet/ndarray_io.h"
 
+#include <algorithm>
 #include <cstring>
 #include <sstream>
 
@@ -63,14 +64,16 @@ class Reader {
   size_t pos_ = 0;
 };
 
-void WriteArray(Writer* w, const NDArray& a) {
+/*! \brief `v3`: MXNet's numpy-shape layout, needed by a 0-d array (V2 reads ndim 0 as the none
+ *  array, which would lose its value). MXNet takes one layout per file (it loads a V3 file in
+ *  numpy-shape mode only, and refuses a file that mixes both), so when one array needs V3 the
+ *  whole file is V3; there the none array has ndim -1. */
+void WriteArray(Writer* w, const NDArray& a, bool v3) {
   const Shape& s = a.shape();
-  // V2 reads ndim 0 as the none array, so a 0-d array (one element) needs V3, MXNet's numpy-shape
-  // layout (MXNet loads it in numpy mode only; before, the value was silently lost)
-  w->Put<uint32_t>(!a.is_none() && s.ndim() == 0 ? kV3Magic : kV2Magic);
+  w->Put<uint32_t>(v3 ? kV3Magic : kV2Magic);
   w->Put<int32_t>(0);  // dense storage
   if (a.is_none()) {
-    w->Put<int32_t>(0);  // shape with ndim 0: the none array
+    w->Put<int32_t>(v3 ? -1 : 0);  // the none array: unknown shape (V3), ndim 0 (V2)
     return;
   }
   w->Put<int32_t>(s.ndim());
@@ -130,6 +133,7 @@ NDArray ReadArray(Reader* r) {
       r->Fail("storage type " + std::to_string(stype) +
               " (sparse) is not supported; save dense arrays (tostype('default') in MXNet)");
     const int32_t ndim = r->Get<int32_t>("ndim");
+    if (ndim == -1 && magic == kV3Magic) return NDArray();  // numpy-shape layout's none array
     const Shape s = ReadShape(r, true, ndim);
     if (s.ndim() == 0 && magic == kV2Magic) return NDArray();  // MXNet's none array
     return ReadData(r, s);
@@ -161,7 +165,10 @@ std::string SaveNDArrayList(const std::vector<NDArray>& arrays,
   w.Put<uint64_t>(kListMagic);
   w.Put<uint64_t>(0);
   w.Put<uint64_t>(arrays.size());
-  for (const auto& a : arrays) WriteArray(&w, a);
+  const bool v3 = std::any_of(arrays.begin(), arrays.end(), [](const NDArray& a) {
+    return !a.is_none() && a.shape().ndim() == 0;
+  });
+  for (const auto& a : arrays) WriteArray(&w, a, v3);
   w.Put<uint64_t>(names.size());
   for (const auto& n : names) {
     w.Put<uint64_t>(n.size());

@@ -4,6 +4,9 @@ values in JSON, a GPU context without a GPU, and the smaller API misuses. Each t
 message a user gets (its row in docs/errors.md quotes it)."""
 import json
 import logging
+import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -209,6 +212,15 @@ def test_gpu_context_without_a_gpu_through_module_and_bind():
         mx.mod.Module(mlp(), context=mx.gpu(0)).bind([("data", (4, 5))], [("softmax_label", (4,))])
     with pytest.raises(mx.MXNetError, match=r"cannot use gpu\(0\): no CUDA device on this machine"):
         mlp().simple_bind(mx.gpu(0), data=(4, 5))
+
+
+@pytest.mark.skipif(mx.context.num_gpus() > 0, reason="needs a machine without a GPU")
+def test_resnet50_example_with_gpus_but_no_gpu_exits_1():
+    root = os.path.join(os.path.dirname(__file__), "..", "..")
+    r = subprocess.run([sys.executable, os.path.join(root, "example", "resnet50", "train.py"), "--gpus", "0"],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 1
+    assert "--gpus 0: symnet sees 0 GPU(s) (see docs/gpu.md)" in r.stderr + r.stdout
 
 
 # ---- smaller API misuses -------------------------------------------------------------------------

@@ -174,6 +174,35 @@ TEST(HostileParams, AScalarSurvivesASaveLoadRoundTrip) {
   EXPECT_EQ(test::ToVector(back[0]), std::vector<double>{2.5});
 }
 
+TEST(HostileParams, AScalarMakesTheWholeFileV3AndTheNoneArraySurvives) {
+  // MXNet takes one layout per file: a 0-d array beside others makes every array V3, where the
+  // none array is written with ndim -1
+  NDArray s(Shape::Scalar());
+  const float v = 0.625f;
+  s.CopyFromBuffer(&v, DType::kFloat32);
+  NDArray m(Shape{1, 2});
+  const float mv[] = {1.5f, -2.0f};
+  m.CopyFromBuffer(mv, DType::kFloat32);
+  const std::string bytes = SaveNDArrayList({s, NDArray(), m}, {"s", "none", "m"});
+  size_t v2 = 0, v3 = 0;
+  for (size_t i = 0; i + 4 <= bytes.size(); ++i) {
+    uint32_t word;
+    std::memcpy(&word, bytes.data() + i, 4);
+    v2 += word == 0xF993fac9u;
+    v3 += word == 0xF993facau;
+  }
+  EXPECT_EQ(v2, 0u);
+  EXPECT_EQ(v3, 3u);
+  std::vector<NDArray> back;
+  std::vector<std::string> names;
+  LoadNDArrayList(bytes, &back, &names, "mixed");
+  ASSERT_EQ(back.size(), 3u);
+  EXPECT_EQ(test::ToVector(back[0]), std::vector<double>{0.625});
+  EXPECT_TRUE(back[1].is_none());
+  EXPECT_EQ(back[2].shape(), (Shape{1, 2}));
+  EXPECT_EQ(test::ToVector(back[2]), (std::vector<double>{1.5, -2.0}));
+}
+
 /*! \brief A real JPEG whose frame header then claims `height` x `width`. */
 std::string JpegClaiming(int height, int width) {
   io::Image img;
