@@ -76,7 +76,8 @@ template <int req>
 struct ReduceToShapeKernel {
   template <typename T>
   SYMNET_XINLINE static void Map(int64_t j, const T* src, T* dst, ReduceDims r, double scale) {
-    const T* base = src + r.KeptOffset(j);
+    // an empty src (a zero-size batch) has no data pointer: no offset may be applied to it
+    const T* base = r.num_reduced > 0 ? src + r.KeptOffset(j) : src;
     double acc = 0;  // double: reductions of many float32 values keep their precision
     for (int64_t i = 0; i < r.num_reduced; ++i)
       acc += static_cast<double>(static_cast<AccType<T>>(base[r.ReducedOffset(i)]));
