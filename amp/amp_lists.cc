@@ -35,7 +35,8 @@ const std::vector<std::string> kNeutralOps = {
     "_copy", "BlockGrad", "zeros_like", "ones_like", "negative", "relu", "tanh", "sqrt", "abs",
     "clip", "sign", "floor", "ceil", "round", "rint", "trunc", "fix", "degrees", "radians",
     "_plus_scalar", "_minus_scalar", "_rminus_scalar", "_mul_scalar", "_div_scalar", "_rdiv_scalar",
-    "Flatten", "Reshape", "transpose", "Activation", "LeakyReLU", "Dropout", "Pooling",
+    "Flatten", "Reshape", "expand_dims", "squeeze", "transpose", "Activation", "LeakyReLU",
+    "Dropout", "Pooling",
     // BatchNorm keeps float32 gamma/beta/statistics for 16-bit data (its type rule)
     "BatchNorm",
     // explicit casts, AMP's own ops and the executor's layout copy

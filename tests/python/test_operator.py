@@ -338,6 +338,49 @@ def test_flatten_reshape():
         mx.sym.Reshape(v, shape=(5, -1)).infer_shape(x=(2, 3, 4))
 
 
+# (input shape, op, attributes, numpy's result shape) for the ops that add or drop dims of size 1
+EXPAND_SQUEEZE_CASES = [((2, 3), "expand_dims", {"axis": 0}, (1, 2, 3)),
+                        ((2, 3), "expand_dims", {"axis": 2}, (2, 3, 1)),
+                        ((2, 3), "expand_dims", {"axis": -1}, (2, 3, 1)),
+                        ((2, 3), "expand_dims", {"axis": -3}, (1, 2, 3)),
+                        ((1, 3, 1, 2), "squeeze", {}, (3, 2)),
+                        ((1, 3, 1, 2), "squeeze", {"axis": (0,)}, (3, 1, 2)),
+                        ((1, 3, 1, 2), "squeeze", {"axis": (-2, 0)}, (3, 2)),
+                        ((1, 1), "squeeze", {}, (1,))]  # MXNet 1.x keeps one dim
+
+
+@pytest.mark.parametrize("shape,op,kw,out_shape", EXPAND_SQUEEZE_CASES)
+def test_expand_dims_and_squeeze(shape, op, kw, out_shape):
+    x = randn(*shape)
+    if op == "expand_dims":
+        ref = np.expand_dims(x, kw["axis"])
+    else:
+        squeezed = np.squeeze(x, axis=kw.get("axis"))
+        ref = squeezed.reshape(squeezed.shape or (1,))
+    assert ref.shape == out_shape
+    sym = getattr(mx.sym, op)(mx.sym.var("x"), **kw)
+    check_symbolic_forward(sym, {"x": x}, [ref], rtol=0, atol=0, dtype=np.float64)
+    check_numeric_gradient(sym * 1.5, {"x": x})
+    check_add_req(sym, {"x": x}, [mx.nd.array(randn(*ref.shape), dtype="float64")])
+    check_16bit(sym, {"x": x}, rtol_f16=0, rtol_bf16=4e-3)  # a copy, like transpose
+    nd = getattr(mx.nd, op)(mx.nd.array(x), **kw)
+    np.testing.assert_array_equal(nd.asnumpy(), ref.astype(np.float32))
+
+
+def test_expand_dims_and_squeeze_errors():
+    v = mx.sym.var("x")
+    with pytest.raises(mx.MXNetError, match=r"expand_dims: axis 3 is out of range for an input of shape "
+                                            r"\(2, 3\) \(expected -3 to 2\)"):
+        mx.sym.expand_dims(v, axis=3).infer_shape(x=(2, 3))
+    with pytest.raises(mx.MXNetError, match=r"squeeze: axis 1 of an input of shape \(1, 3\) has size 3, not 1"):
+        mx.sym.squeeze(v, axis=1).infer_shape(x=(1, 3))
+    with pytest.raises(mx.MXNetError, match=r"squeeze: axis 2 is out of range"):
+        mx.sym.squeeze(v, axis=2).infer_shape(x=(1, 3))
+    # MXNet's JSON spelling of the attributes loads
+    sym = mx.sym.load_json(mx.sym.squeeze(mx.sym.expand_dims(v, axis=1), axis=(1,)).tojson())
+    assert sym.infer_shape(x=(2, 3))[1] == [(2, 3)]
+
+
 REDUCE_OPS = [("sum", np.sum), ("mean", np.mean)]
 REDUCE_CASES = [(None, False, False), (1, False, False), ((0, 2), True, False), (-1, False, False),
                 (1, False, True)]  # (axis, keepdims, exclude)

@@ -64,6 +64,8 @@ CASES.update({
     "sum": ({"data": _f(0, 3)}, {"axis": (0,)}),
     "softmax_cross_entropy": ({"data": _f(0, 3), "label": _f(0)}, {}),
     "transpose": ({"data": _f(0, 3, 2)}, {"axes": (2, 0, 1)}),
+    "expand_dims": ({"data": _f(0, 3)}, {"axis": 1}),
+    "squeeze": ({"data": _f(0, 1, 3)}, {}),
     "multi_all_finite": ({"arg0": _f(0, 3), "arg1": _f(2, 0)}, {"num_arrays": 2}),
     # optimizer updates of an empty weight (a zero-size parameter, e.g. an unused embedding)
     "sgd_update": ({"weight": _f(0,), "grad": _f(0,)}, {"lr": 0.1}),

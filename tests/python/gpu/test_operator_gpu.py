@@ -17,7 +17,8 @@ from test_operator_nn import *  # noqa: F401,F403
 from test_amp_ops import *  # noqa: F401,F403
 from test_optimizer import *  # noqa: F401,F403
 from test_operator import (ACTIVATIONS, BROADCAST_BINARY, CLIP_CASES, ELEMWISE_BINARY, MORE_UNARY_MATH,
-                           REDUCE_CASES, REDUCE_OPS, TRANSPOSE_CASES, UNARY_MATH, in_domain)
+                           REDUCE_CASES, REDUCE_OPS, TRANSPOSE_CASES, UNARY_MATH, in_domain,
+                           EXPAND_SQUEEZE_CASES)
 from test_operator_nn import CONV_CASES, LEAKY_ACTS, POOL_CASES
 
 FLOAT_TYPES = ["float64", "float32", "float16", "bfloat16"]
@@ -234,6 +235,11 @@ def test_multi_mp_sgd_mom_update_gpu_matches_cpu():
 def test_transpose_gpu_matches_cpu(shape, axes):
     kw = {} if axes is None else {"axes": axes}
     check_consistency(mx.sym.transpose(mx.sym.var("data"), **kw), both(data=shape))
+
+
+@pytest.mark.parametrize("shape,op,kw,out_shape", EXPAND_SQUEEZE_CASES)
+def test_expand_dims_and_squeeze_gpu_match_cpu(shape, op, kw, out_shape):
+    check_consistency(getattr(mx.sym, op)(mx.sym.var("data"), **kw), both(data=shape))
 
 
 @pytest.mark.parametrize("op", [b[0] for b in BROADCAST_BINARY])
