@@ -176,15 +176,16 @@ SYMNET_XINLINE bool IsClassIndex(A lab, int64_t n) {
 }
 
 /*! \brief The error for a label that is not a class index, naming the value and where it is
- *  ("at batch position 2"). */
-inline std::string BadLabelMessage(double lab, int64_t n, const std::string& where) {
+ *  ("at batch position 2"); `outside_hint` is added when the label is out of range. */
+inline std::string BadLabelMessage(double lab, int64_t n, const std::string& where,
+                                   const char* outside_hint = "") {
   std::ostringstream os;
   os << "label " << lab << " " << where;
   if (lab >= 0 && lab < static_cast<double>(n))
     os << " is not a whole number (hard labels are class indices; class probabilities need the "
           "data's shape)";
   else
-    os << " is outside [0, " << n << "), the number of classes";
+    os << " is outside [0, " << n << "), the number of classes" << outside_hint;
   return os.str();
 }
 
@@ -238,12 +239,12 @@ void CheckHardLabels(cpu, const T* label, const SoftmaxOutputGradArgs& a) {
     std::ostringstream where;
     where << "at batch position " << r / a.sp.inner;
     if (a.sp.inner > 1) where << " (element " << r % a.sp.inner << " of that sample)";
-    const bool fractional = lab >= A(0) && lab < static_cast<A>(a.sp.n);
     // the executor puts the node ('<name>_backward') in front of this message
-    SYMNET_THROW << "SoftmaxOutput: " << BadLabelMessage(lab, a.sp.n, where.str())
-                 << (a.use_ignore || fractional
-                         ? ""
-                         : " (labels to skip need use_ignore=True and ignore_label)");
+    SYMNET_THROW << "SoftmaxOutput: "
+                 << BadLabelMessage(
+                        lab, a.sp.n, where.str(),
+                        a.use_ignore ? ""
+                                     : " (labels to skip need use_ignore=True and ignore_label)");
   }
 }
 /*! \brief On a GPU the kernel marks such rows NaN instead (no device-to-host wait per step). */

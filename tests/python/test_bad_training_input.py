@@ -113,18 +113,24 @@ def test_an_isolated_inf_batch_is_skipped_and_training_goes_on(caplog):
     assert all(np.isfinite(v.asnumpy()).all() for v in mod.get_params()[0].values())
 
 
-def test_nan_data_with_amp_is_an_overflow_skip():
-    x, y = blobs()
-    x[8:16] = np.nan
+def amp_module(features):
+    """The mlp bound for batches of 8 under bfloat16 AMP, with dynamic loss scaling."""
     mx.amp.init("bfloat16")
     try:
         mod = mx.mod.Module(mlp(), context=mx.cpu())
-        mod.bind([("data", (8, 4))], [("softmax_label", (8,))])
+        mod.bind([("data", (8, features))], [("softmax_label", (8,))])
     finally:
         mx.amp.shutdown()
     mod.init_params(mx.init.Xavier())
     mod.init_optimizer(optimizer_params={"learning_rate": 0.1})
     mx.amp.init_trainer(mod)
+    return mod
+
+
+def test_nan_data_with_amp_is_an_overflow_skip():
+    x, y = blobs()
+    x[8:16] = np.nan
+    mod = amp_module(4)
     scale = mod.loss_scale
     mod.fit(mx.io.NDArrayIter(x, y, batch_size=8), num_epoch=1)
     assert mod.num_skipped_updates == 1 and mod.loss_scale == scale / 2

@@ -12,11 +12,7 @@ import numpy as np
 import pytest
 
 import symnet as mx
-
-
-def mlp(**softmax_kw):
-    fc = mx.sym.FullyConnected(mx.sym.var("data"), num_hidden=3, name="fc")
-    return mx.sym.SoftmaxOutput(fc, name="softmax", **softmax_kw)
+from test_bad_training_input import amp_module, mlp
 
 
 def bound_module(batch=4, features=5, for_training=True):
@@ -144,21 +140,8 @@ def test_predict_does_not_need_labels():
 
 
 # ---- NaN/Inf with AMP, and in scoring -----------------------------------------------------------
-def amp_module():
-    mx.amp.init("bfloat16")
-    try:
-        mod = mx.mod.Module(mlp(), context=mx.cpu())
-        mod.bind([("data", (8, 5))], [("softmax_label", (8,))])
-    finally:
-        mx.amp.shutdown()
-    mod.init_params(mx.init.Xavier())
-    mod.init_optimizer(optimizer_params={"learning_rate": 0.1})
-    mx.amp.init_trainer(mod)
-    return mod
-
-
 def test_amp_overflow_skip_is_logged_at_info_and_update_says_false(caplog):
-    mod = amp_module()
+    mod = amp_module(5)
     scale = mod.loss_scale
     x = np.ones((16, 5), np.float32)
     x[:8] = np.inf
