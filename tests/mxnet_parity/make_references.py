@@ -9,7 +9,8 @@ Runs under MXNet itself, in its own virtual environment (mxnet 1.9.1 needs numpy
 
 For each model, OUT/<model>/ gets: symbol.json and model.params (MXNet's own files, the way
 users have them), and ref.npz with the fixed inputs, the forward outputs in inference and in
-training mode, the head gradients used, the gradient of every argument, and the auxiliary
+training mode, the head gradients used, the gradient of every argument (a fixed random sample of
+entries for the largest), and the auxiliary
 states after the training forward. OUT/sgd.npz holds one sgd_mom_update and one
 mp_sgd_mom_update step; OUT/amp_<dtype>/ holds MXNet's AMP conversion of ResNet-50 (the
 16-bit ops and the converted graph's outputs); OUT/classic/ holds the JSON MXNet writes for the classic symbol
@@ -139,6 +140,35 @@ def nhwc(twin=False):
     return y, {"data": (2, 3, 9, 10)}
 
 
+# Every family of MXNet's gluon model zoo, at the smallest input its fixed-size final pooling
+# allows (DenseNet and SqueezeNet end in 7x7/13x13 pools, so 224; Inception v3 in an 8x8 pool,
+# so 299) and the smallest member of each family (the test checks the op set and the wiring,
+# which the members of a family share).
+ZOO = [("resnet18_v1", vision.resnet18_v1, (2, 3, 64, 64)), ("resnet50_v1", vision.resnet50_v1, (2, 3, 64, 64)),
+       ("resnet18_v2", vision.resnet18_v2, (2, 3, 64, 64)),
+       ("mobilenet0.25", vision.mobilenet0_25, (2, 3, 64, 64)),
+       ("mobilenetv2_0.25", vision.mobilenet_v2_0_25, (2, 3, 64, 64)),
+       ("vgg11_bn", vision.vgg11_bn, (2, 3, 64, 64)), ("alexnet", vision.alexnet, (2, 3, 64, 64)),
+       ("densenet121", vision.densenet121, (1, 3, 224, 224)),
+       ("squeezenet1.1", vision.squeezenet1_1, (1, 3, 224, 224)),
+       ("inception_v3", vision.inception_v3, (1, 3, 299, 299))]
+
+# Gradients with more elements than this are stored as a fixed random sample of their entries
+# (plus the whole tensor's largest magnitude), so that the references of the nets with
+# 4096x4096 Dense layers stay small; the parameters themselves are stored whole.
+GRAD_SAMPLE = 1 << 14
+
+
+def without_dropout(sym):
+    """The same graph with every Dropout's p set to 0: MXNet's and symnet's random masks cannot
+    agree, so the training-mode references of nets with Dropout are made with it off."""
+    graph = json.loads(sym.tojson())
+    for node in graph["nodes"]:
+        if node["op"] == "Dropout":
+            node.setdefault("attrs", {})["p"] = "0"
+    return mx.sym.load_json(json.dumps(graph))
+
+
 def gluon(name, builder, shape):
     def make():
         net = builder(classes=10)
@@ -205,8 +235,15 @@ def run_model(name, sym, shapes, params, run_sym=None):
         ref["out_train:%d" % i] = o.asnumpy()
         ref["head_grad:%d" % i] = h
     for n, g in exe.grad_dict.items():
-        if g is not None:
-            ref["grad:" + n] = g.asnumpy()
+        if g is None:
+            continue
+        g = g.asnumpy()
+        if g.size <= GRAD_SAMPLE:
+            ref["grad:" + n] = g
+        else:
+            idx = np.sort(RNG.choice(g.size, GRAD_SAMPLE, replace=False)).astype(np.int32)
+            ref["gradidx:" + n], ref["gradsample:" + n] = idx, g.reshape(-1)[idx]
+            ref["gradmax:" + n] = np.abs(g).max()
     for n, a in exe.aux_dict.items():
         ref["aux:" + n] = a.asnumpy()
     np.savez(os.path.join(d, "ref.npz"), **ref)
@@ -276,9 +313,12 @@ def main():
         run_sym = build(twin=True)[0] if name == "nhwc" else None
         manifest["models"][name] = run_model(name, sym, shapes, random_params(sym, shapes), run_sym)
         print("reference:", name, manifest["models"][name], flush=True)
-    for name, builder in (("resnet18_v1", vision.resnet18_v1), ("resnet50_v1", vision.resnet50_v1)):
-        sym, shapes, params = gluon(name, builder, (2, 3, 64, 64))()
-        manifest["models"][name] = run_model(name, sym, shapes, params)
+    for name, builder, shape in ZOO:
+        sym, shapes, params = gluon(name, builder, shape)()
+        has_dropout = any(n["op"] == "Dropout" for n in json.loads(sym.tojson())["nodes"])
+        manifest["models"][name] = run_model(name, sym, shapes, params,
+                                             without_dropout(sym) if has_dropout else None)
+        manifest["models"][name]["dropout_off_in_training"] = has_dropout
         print("reference:", name, manifest["models"][name], flush=True)
     # classic symbol scripts: the JSON MXNet writes for them (symnet must write the same)
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))

@@ -18,7 +18,10 @@ import symnet as mx
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 REFS = os.environ.get("SYMNET_MXNET_REFS", os.path.join(REPO, "build", "mxnet_refs"))
-MODELS = ["mlp", "lenet", "mixed", "nhwc", "clip", "unary_math", "resnet18_v1", "resnet50_v1"]
+MODELS = ["mlp", "lenet", "mixed", "nhwc", "clip", "unary_math"]
+# every family of MXNet's gluon model zoo, as MXNet 1.9.1 exports it (make_references.py's ZOO)
+ZOO = ["resnet18_v1", "resnet50_v1", "resnet18_v2", "mobilenet0.25", "mobilenetv2_0.25", "vgg11_bn",
+       "alexnet", "densenet121", "squeezenet1.1", "inception_v3"]
 
 
 def _manifest():
@@ -76,9 +79,20 @@ def _finite_difference_check(name, param, ours, ref):
         "MXNet's %s now matches finite differences: drop it from KNOWN_MXNET_DEVIATIONS" % param)
 
 
-def _bind(name):
+def _without_dropout(sym):
+    """make_references.py's twin of a net with Dropout: every Dropout's p set to 0."""
+    graph = json.loads(sym.tojson())
+    for node in graph["nodes"]:
+        if node["op"] == "Dropout":
+            node.setdefault("attrs", {})["p"] = "0"
+    return mx.sym.load_json(json.dumps(graph))
+
+
+def _bind(name, dropout_off=False):
     d = os.path.join(REFS, name)
     sym = mx.sym.load(os.path.join(d, "symbol.json"))
+    if dropout_off:
+        sym = _without_dropout(sym)
     params = mx.nd.load(os.path.join(d, "model.params"))
     ref = dict(np.load(os.path.join(d, "ref.npz")))
     inputs = {k.split(":", 1)[1]: v for k, v in ref.items() if k.startswith("input:")}
@@ -93,7 +107,71 @@ def _bind(name):
     return exe, ref
 
 
-@pytest.mark.parametrize("name", MODELS)
+class _Float64Gradients:
+    """The arbiter where symnet's and MXNet's float32 gradients differ by more than 1e-3.
+
+    Deep nets with random weights and training-mode BatchNorm on small batches are badly
+    conditioned: float32 rounding alone moves some gradients by percents (Inception v3 at batch
+    1: 5-10% relative L2 error in most weight gradients, in MXNet and in symnet alike; MobileNet's
+    first BatchNorm gamma: 0.6% in both). And MXNet 1.9.1's MobileNet v2 gradients are 3-7% off
+    (symnet's: 1e-4). There the exact answer decides: symnet's float64 gradient (its ops are
+    checked against float64 finite differences one by one), and symnet's float32 gradient must
+    be at least as close to it as MXNet's is (relative L2 error, within a factor 1.5)."""
+
+    def __init__(self, name, ref, manifest):
+        self.name, self.ref, self.manifest, self.grads = name, ref, manifest, None
+
+    def _compute(self):
+        d = os.path.join(REFS, self.name)
+        sym = mx.sym.load(os.path.join(d, "symbol.json"))
+        if self.manifest["models"][self.name].get("dropout_off_in_training"):
+            sym = _without_dropout(sym)
+        params = mx.nd.load(os.path.join(d, "model.params"))
+        inputs = {k.split(":", 1)[1]: v for k, v in self.ref.items() if k.startswith("input:")}
+        exe = sym.simple_bind(mx.cpu(), grad_req={n: ("null" if n.endswith("label") else "write")
+                                                 for n in sym.list_arguments()},
+                              type_dict={n: "float64" for n in sym.list_arguments() + sym.list_auxiliary_states()},
+                              **{n: v.shape for n, v in inputs.items()})
+        for k, v in params.items():
+            kind, n = k.split(":", 1)
+            (exe.arg_dict if kind == "arg" else exe.aux_dict)[n][:] = v.asnumpy()
+        for n, v in inputs.items():
+            exe.arg_dict[n][:] = v
+        outs = exe.forward(is_train=True)
+        exe.backward([mx.nd.array(self.ref["head_grad:%d" % i], dtype="float64") for i in range(len(outs))])
+        self.grads = {n: g.asnumpy() for n, g in exe.grad_dict.items() if g is not None}
+
+    def check(self, arg, idx, ours, theirs):
+        if self.grads is None:
+            self._compute()
+        exact = self.grads[arg] if idx is None else self.grads[arg].reshape(-1)[idx]
+        norm = float(np.linalg.norm(exact))
+        err_ours = float(np.linalg.norm(ours - exact)) / norm
+        err_theirs = float(np.linalg.norm(theirs - exact)) / norm
+        assert err_ours <= 1.5 * err_theirs + 1e-4, (
+            "%s gradient of %s: symnet's float32 differs from MXNet's by more than 1e-3, and from the "
+            "float64 gradient by %.2e (relative L2), where MXNet's differs by %.2e"
+            % (self.name, arg, err_ours, err_theirs))
+
+
+def _sibling(arg):
+    """The scale parameter beside a shift parameter: conv_weight for conv_bias, bn_gamma for bn_beta."""
+    for shift, scale in (("_bias", "_weight"), ("_beta", "_gamma")):
+        if arg.endswith(shift):
+            return arg[:-len(shift)] + scale
+    return None
+
+
+def _grad_scale(ref, arg):
+    """The largest magnitude of MXNet's gradient of `arg` (stored whole or sampled), or None."""
+    if arg is None:
+        return None
+    if "grad:" + arg in ref:
+        return float(np.abs(ref["grad:" + arg]).max())
+    return float(ref["gradmax:" + arg]) if "gradmax:" + arg in ref else None
+
+
+@pytest.mark.parametrize("name", MODELS + ZOO)
 def test_model_matches_mxnet(name):
     manifest = _manifest()
     assert name in manifest["models"], "references lack %s" % name
@@ -102,24 +180,35 @@ def test_model_matches_mxnet(name):
     exe.forward(is_train=False)
     for i in range(n_out):
         _close(exe.outputs[i].asnumpy(), ref["out_infer:%d" % i], 1e-4, "%s inference output %d" % (name, i))
+    if manifest["models"][name].get("dropout_off_in_training"):
+        exe, _ = _bind(name, dropout_off=True)
     exe.forward(is_train=True)
     for i in range(n_out):
         _close(exe.outputs[i].asnumpy(), ref["out_train:%d" % i], 1e-4, "%s training output %d" % (name, i))
     exe.backward([mx.nd.array(ref["head_grad:%d" % i]) for i in range(n_out)])
-    grads = [k for k in ref if k.startswith("grad:")]
-    assert len(grads) >= manifest["models"][name]["arguments"] - 1
-    for k in grads:
-        ours = exe.grad_dict[k[5:]].asnumpy()
-        weight_grad = ref.get(k[:-len("_bias")] + "_weight") if k.endswith("_bias") else None
-        if weight_grad is not None and np.abs(ref[k]).max() < 1e-3 * np.abs(weight_grad).max():
-            # a convolution bias right before a BatchNorm has a zero gradient in exact
-            # arithmetic; both frameworks give rounding noise, which must stay that small
-            assert np.abs(ours).max() < 1e-3 * np.abs(weight_grad).max(), "%s gradient of %s" % (name, k[5:])
+    grads = [k[5:] for k in ref if k.startswith("grad:")]
+    sampled = [k[11:] for k in ref if k.startswith("gradsample:")]
+    assert len(grads) + len(sampled) >= manifest["models"][name]["arguments"] - 1
+    exact = _Float64Gradients(name, ref, manifest)
+    for n in grads + sampled:
+        idx = ref.get("gradidx:" + n)  # large gradients: a fixed random sample of entries
+        theirs = ref["grad:" + n] if idx is None else ref["gradsample:" + n]
+        ours = exe.grad_dict[n].asnumpy()
+        ours = ours if idx is None else ours.reshape(-1)[idx]
+        sibling = _grad_scale(ref, _sibling(n))
+        if sibling is not None and np.abs(theirs).max() < 1e-3 * sibling:
+            # a convolution bias or BatchNorm beta right before a BatchNorm (in training mode)
+            # has a zero gradient in exact arithmetic; both frameworks give rounding noise,
+            # which must stay that small next to the weight's or gamma's gradient
+            assert np.abs(ours).max() < 1e-3 * sibling, "%s gradient of %s" % (name, n)
             continue
-        if (name, k[5:]) in KNOWN_MXNET_DEVIATIONS:
-            _finite_difference_check(name, k[5:], ours, ref)
+        if (name, n) in KNOWN_MXNET_DEVIATIONS:
+            _finite_difference_check(name, n, ours, ref)
             continue
-        _close(ours, ref[k], 1e-3, "%s gradient of %s" % (name, k[5:]))
+        scale = _grad_scale(ref, n)
+        if np.allclose(ours, theirs, rtol=1e-3, atol=max(1e-5, 1e-4 * scale)):
+            continue
+        exact.check(n, idx, ours, theirs)
     for k in (k for k in ref if k.startswith("aux:")):
         _close(exe.aux_dict[k[4:]].asnumpy(), ref[k], 1e-4, "%s auxiliary state %s" % (name, k[4:]))
 
