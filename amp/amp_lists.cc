@@ -15,7 +15,8 @@ namespace amp {
 
 namespace {
 
-const std::vector<std::string> kTargetOps = {"Convolution", "FullyConnected"};
+// dot and batch_dot: matrix products, as FullyConnected (MXNet lists them as widest-type casts)
+const std::vector<std::string> kTargetOps = {"Convolution", "FullyConnected", "dot", "batch_dot"};
 
 const std::vector<std::string> kFP32Ops = {
     "softmax", "log_softmax", "SoftmaxOutput", "LinearRegressionOutput", "softmax_cross_entropy",

@@ -15,6 +15,7 @@ namespace ops {
 namespace cublas {
 
 struct Gemm {
+  int64_t batch = 1;                      // matrices per operand, stored one after another
   int64_t m = 0, n = 0, k = 0;            // C is (m, n); op(A) is (m, k); op(B) is (k, n)
   bool trans_a = false, trans_b = false;  // A stored (k, m) / B stored (n, k) when set
   bool accumulate = false;                // C += instead of C =

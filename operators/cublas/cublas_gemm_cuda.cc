@@ -37,7 +37,7 @@ int Dim(int64_t v, const char* what) {
 }  // namespace
 
 void Run(int dev, const Gemm& g, const void* a, const void* b, void* c) {
-  if (g.m == 0 || g.n == 0) return;
+  if (g.batch == 0 || g.m == 0 || g.n == 0) return;
   cuda::DeviceResources& r = cuda::Resources(dev);
   cuda::SetDevice(dev);
   const int m = Dim(g.m, "m"), n = Dim(g.n, "n"), k = Dim(g.k, "k");
@@ -48,7 +48,19 @@ void Run(int dev, const Gemm& g, const void* a, const void* b, void* c) {
   const int ldb = g.trans_b ? k : n, lda = g.trans_a ? m : k, ldc = n;
   const cudaDataType_t t = CudaType(g.dtype);
   if (g.k == 0) {  // an empty sum: C = 0 (or unchanged)
-    if (!g.accumulate) cuda::Memset(c, 0, static_cast<size_t>(g.m * g.n) * DTypeSize(g.dtype), dev);
+    if (!g.accumulate)
+      cuda::Memset(c, 0, static_cast<size_t>(g.batch * g.m * g.n) * DTypeSize(g.dtype), dev);
+    return;
+  }
+  if (g.batch > 1) {  // batch_dot: strided batches, float32 (float64) accumulation as below
+    const int batch = Dim(g.batch, "batch");
+    const bool f64 = g.dtype == DType::kFloat64;
+    const double alpha64 = 1.0, beta64 = g.accumulate ? 1.0 : 0.0;
+    const float alpha32 = 1.0f, beta32 = g.accumulate ? 1.0f : 0.0f;
+    SYMNET_CUBLAS_CALL(cublasGemmStridedBatchedEx(
+        r.blas, op_b, op_a, n, m, k, f64 ? static_cast<const void*>(&alpha64) : &alpha32, b, t, ldb,
+        g.k * g.n, a, t, lda, g.m * g.k, f64 ? static_cast<const void*>(&beta64) : &beta32, c, t,
+        ldc, g.m * g.n, batch, f64 ? CUBLAS_COMPUTE_64F : CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
     return;
   }
   if (g.dtype == DType::kFloat64) {

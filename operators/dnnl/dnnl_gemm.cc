@@ -21,26 +21,34 @@ struct GemmPlan::Impl {
 
 namespace {
 
-dnnl::memory::desc Matrix(int64_t rows, int64_t cols, bool transposed, dnnl::memory::data_type t) {
+dnnl::memory::desc Matrix(int64_t batch, int64_t rows, int64_t cols, bool transposed,
+                          dnnl::memory::data_type t) {
   // logical [rows, cols]; a transposed operand is stored [cols, rows] row-major
   const dnnl::memory::dims strides =
       transposed ? dnnl::memory::dims{1, rows} : dnnl::memory::dims{cols, 1};
-  return dnnl::memory::desc({rows, cols}, t, strides);
+  if (batch == 1) return dnnl::memory::desc({rows, cols}, t, strides);
+  // batched: matrices stored one after another
+  return dnnl::memory::desc({batch, rows, cols}, t, {rows * cols, strides[0], strides[1]});
 }
 
 template <typename T>
 void LoopGemm(const GemmConfig& c, const T* a, const T* b, T* out, const T* bias) {
   const int64_t M = c.m, N = c.n, K = c.k;
-#pragma omp parallel for if (M * N * K >= 32768)
-  for (int64_t i = 0; i < M; ++i) {
-    for (int64_t j = 0; j < N; ++j) {
-      T s = bias ? bias[j] : T(0);
-      for (int64_t p = 0; p < K; ++p) {
-        const T av = c.trans_a ? a[p * M + i] : a[i * K + p];
-        const T bv = c.trans_b ? b[j * K + p] : b[p * N + j];
-        s += av * bv;
+#pragma omp parallel for collapse(2) if (c.batch * M * N * K >= 32768)
+  for (int64_t g = 0; g < c.batch; ++g) {
+    for (int64_t i = 0; i < M; ++i) {
+      const T* ag = a + g * M * K;
+      const T* bg = b + g * K * N;
+      T* og = out + g * M * N;
+      for (int64_t j = 0; j < N; ++j) {
+        T s = bias ? bias[j] : T(0);
+        for (int64_t p = 0; p < K; ++p) {
+          const T av = c.trans_a ? ag[p * M + i] : ag[i * K + p];
+          const T bv = c.trans_b ? bg[j * K + p] : bg[p * N + j];
+          s += av * bv;
+        }
+        og[i * N + j] = c.accumulate ? og[i * N + j] + s : s;
       }
-      out[i * N + j] = c.accumulate ? out[i * N + j] + s : s;
     }
   }
 }
@@ -49,7 +57,8 @@ void LoopGemm(const GemmConfig& c, const T* a, const T* b, T* out, const T* bias
 
 GemmPlan::GemmPlan(const GemmConfig& cfg) : cfg_(cfg), impl_(std::make_unique<Impl>()) {
   SYMNET_CHECK(IsFloatType(cfg.dtype)) << "GEMM supports floating types, not " << cfg.dtype;
-  if (cfg.m == 0 || cfg.n == 0 || cfg.k == 0) {
+  SYMNET_CHECK(cfg.batch == 1 || !cfg.bias) << "a batched GEMM takes no bias";
+  if (cfg.batch == 0 || cfg.m == 0 || cfg.n == 0 || cfg.k == 0) {
     impl_->mode = Impl::kEmpty;
     return;
   }
@@ -60,9 +69,9 @@ GemmPlan::GemmPlan(const GemmConfig& cfg) : cfg_(cfg), impl_(std::make_unique<Im
   const DType run_type = NativeSupport(cfg.dtype) ? cfg.dtype : DType::kFloat32;
   impl_->mode = run_type == cfg.dtype ? Impl::kNative : Impl::kStaged;
   const auto dt = ToDnnl(run_type);
-  impl_->a_md = Matrix(cfg.m, cfg.k, cfg.trans_a, dt);
-  impl_->b_md = Matrix(cfg.k, cfg.n, cfg.trans_b, dt);
-  impl_->c_md = Matrix(cfg.m, cfg.n, false, dt);
+  impl_->a_md = Matrix(cfg.batch, cfg.m, cfg.k, cfg.trans_a, dt);
+  impl_->b_md = Matrix(cfg.batch, cfg.k, cfg.n, cfg.trans_b, dt);
+  impl_->c_md = Matrix(cfg.batch, cfg.m, cfg.n, false, dt);
   dnnl::primitive_attr attr;
   if (cfg.accumulate) {
     dnnl::post_ops po;
@@ -81,9 +90,9 @@ GemmPlan::GemmPlan(const GemmConfig& cfg) : cfg_(cfg), impl_(std::make_unique<Im
   impl_->impl_name = pd.impl_info_str();
   impl_->prim = dnnl::matmul(Noted("matmul", pd));
   if (impl_->mode == Impl::kStaged) {
-    impl_->a32.resize(cfg.m * cfg.k);
-    impl_->b32.resize(cfg.k * cfg.n);
-    impl_->c32.resize(cfg.m * cfg.n);
+    impl_->a32.resize(cfg.batch * cfg.m * cfg.k);
+    impl_->b32.resize(cfg.batch * cfg.k * cfg.n);
+    impl_->c32.resize(cfg.batch * cfg.m * cfg.n);
     if (cfg.bias) impl_->bias32.resize(cfg.n);
   }
 }
@@ -139,7 +148,7 @@ void GemmPlan::Run(const void* a, const void* b, void* c, const void* bias) {
 
 void GemmPlan::RunEmpty(void* c, const void* bias) const {
   const GemmConfig& cfg = cfg_;
-  const int64_t size = cfg.m * cfg.n;
+  const int64_t size = cfg.batch * cfg.m * cfg.n;
   if (size == 0) return;
   // k == 0: the product is a sum of nothing, so C = bias (or 0), added to C when accumulating;
   // a weight gradient of an empty batch is thus zero, not what the buffer held

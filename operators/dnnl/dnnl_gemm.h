@@ -14,16 +14,19 @@ namespace dnnl_util {
 /*!
  * \brief C[M,N] = op(A) op(B) (+ bias[N]) (+ C when accumulating), row-major, every operand of
  *  one dtype. op(A) is A[M,K] or, with trans_a, the transpose of a stored [K,M]; likewise B.
+ *  With batch > 1 each operand holds `batch` such matrices one after another (batch_dot); a
+ *  batched GEMM takes no bias.
  */
 struct GemmConfig {
+  int64_t batch = 1;
   int64_t m = 0, n = 0, k = 0;
   bool trans_a = false, trans_b = false;
   DType dtype = DType::kFloat32;
   bool bias = false;
   bool accumulate = false;
   bool operator==(const GemmConfig& o) const {
-    return m == o.m && n == o.n && k == o.k && trans_a == o.trans_a && trans_b == o.trans_b &&
-           dtype == o.dtype && bias == o.bias && accumulate == o.accumulate;
+    return batch == o.batch && m == o.m && n == o.n && k == o.k && trans_a == o.trans_a &&
+           trans_b == o.trans_b && dtype == o.dtype && bias == o.bias && accumulate == o.accumulate;
   }
 };
 

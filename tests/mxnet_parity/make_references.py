@@ -77,6 +77,17 @@ def clip():
     return mx.sym.clip(fc, a_min=-0.5, a_max=0.7, name="band"), {"data": (2, 3, 6, 6)}
 
 
+def matmul():
+    """dot (N-D, both transpositions) and batch_dot (as attention scores and their weighted sum)."""
+    q, k, v = mx.sym.Variable("q"), mx.sym.Variable("k"), mx.sym.Variable("v")
+    w = mx.sym.Variable("w_proj", shape=(4, 5))  # a parameter (in model.params); the rest are inputs
+    proj = mx.sym.dot(q, w, name="proj")  # (2, 3, 4) . (4, 5)
+    scores = mx.sym.batch_dot(proj, k, transpose_b=True, name="scores")  # (2, 3, 5) x (2, 6, 5)^T
+    ctx = mx.sym.batch_dot(mx.sym.softmax(scores, axis=-1), v, name="context")  # (2, 3, 6) x (2, 6, 4)
+    back = mx.sym.dot(v, mx.sym.Variable("w_back"), transpose_a=True, name="back")  # (2,6,4)^T . (2, 7)
+    return mx.sym.Group([ctx, back]), {"q": (2, 3, 4), "k": (2, 6, 5), "v": (2, 6, 4), "w_back": (2, 7)}
+
+
 # (op, domain) as MORE_UNARY_MATH in tests/python/test_operator.py
 UNARY_MATH_OPS = [
     ("sin", "any"), ("cos", "any"), ("tan", "unit"), ("arcsin", "unit"), ("arccos", "unit"), ("arctan", "any"),
@@ -307,7 +318,7 @@ def main():
     os.makedirs(OUT, exist_ok=True)
     manifest = {"mxnet": mx.__version__, "numpy": np.__version__, "models": {}}
     symbolic = {"mlp": mlp, "lenet": lenet, "mixed": mixed, "nhwc": nhwc, "clip": clip,
-                "unary_math": unary_math}
+                "unary_math": unary_math, "matmul": matmul}
     for name, build in symbolic.items():
         sym, shapes = build()
         run_sym = build(twin=True)[0] if name == "nhwc" else None

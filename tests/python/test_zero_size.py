@@ -44,6 +44,8 @@ CASES.update({
                    "moving_var": _f(3)}, {"fix_gamma": False}),
     "Cast": ({"data": _f(0, 3)}, {"dtype": "float16"}),
     "Concat": ({"arg0": _f(0, 2), "arg1": _f(0, 3)}, {"num_args": 2, "dim": 1}),
+    "dot": ({"lhs": _f(0, 3), "rhs": _f(3, 4)}, {}),
+    "batch_dot": ({"lhs": _f(0, 2, 3), "rhs": _f(0, 3, 4)}, {}),
     "Convolution": ({"data": _f(0, 2, 5, 5), "weight": _f(4, 2, 3, 3), "bias": _f(4)},
                     {"kernel": (3, 3), "num_filter": 4}),
     "Dropout": ({"data": _f(0, 3)}, {"p": 0.5}),

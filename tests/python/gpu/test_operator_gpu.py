@@ -16,9 +16,11 @@ from test_operator import *  # noqa: F401,F403
 from test_operator_nn import *  # noqa: F401,F403
 from test_amp_ops import *  # noqa: F401,F403
 from test_optimizer import *  # noqa: F401,F403
+from test_operator_dot import *  # noqa: F401,F403
 from test_operator import (ACTIVATIONS, BROADCAST_BINARY, CLIP_CASES, ELEMWISE_BINARY, MORE_UNARY_MATH,
                            REDUCE_CASES, REDUCE_OPS, TRANSPOSE_CASES, UNARY_MATH, in_domain,
                            EXPAND_SQUEEZE_CASES)
+from test_operator_dot import BATCH_DOT_CASES, DOT_CASES
 from test_operator_nn import CONV_CASES, LEAKY_ACTS, POOL_CASES
 
 FLOAT_TYPES = ["float64", "float32", "float16", "bfloat16"]
@@ -296,3 +298,10 @@ def test_softmax_cross_entropy_gpu_matches_cpu():
     sym = mx.sym.softmax_cross_entropy(mx.sym.var("data"), mx.sym.var("label"))
     labels = np.random.randint(0, 6, size=(5,)).astype(np.float64)
     check_consistency(sym, both(data=(5, 6), label=(5,)), arg_params={"label": labels})
+
+
+@pytest.mark.parametrize("op,case", [("dot", c) for c in DOT_CASES] + [("batch_dot", c) for c in BATCH_DOT_CASES])
+def test_dot_gpu_matches_cpu(op, case):
+    sa, sb, ta, tb = case
+    sym = getattr(mx.sym, op)(mx.sym.var("a"), mx.sym.var("b"), transpose_a=ta, transpose_b=tb)
+    check_consistency(sym, both(a=sa, b=sb))
