@@ -49,6 +49,8 @@ void InitRegistry(py::module_& m) {
     d["aliases"] = Op::ListAliases(op->name);
     d["is_backward"] = op->attr<TIsBackward>("TIsBackward") != nullptr;
     d["has_gradient"] = op->has_attr("FGradient");
+    d["cpu"] = op->has_attr("FCompute<cpu>");
+    d["gpu"] = op->has_attr("FCompute<gpu>");  // registered only in a CUDA build
     return d;
   });
   m.def(

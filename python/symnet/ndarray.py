@@ -117,7 +117,8 @@ class NDArray:
             if not 0 <= i < n:
                 raise IndexError("index %d is out of bounds for axis 0 with size %d" % (key, n))
             return NDArray(self.handle.at(i))
-        if isinstance(key, slice) and key.step in (None, 1):
+        # builtins.slice: this module's namespace holds the operator mx.nd.slice
+        if isinstance(key, builtins.slice) and key.step in (None, 1):
             start, stop, _ = key.indices(self.shape[0])
             return NDArray(self.handle.slice(start, builtins.max(start, stop)))
         return None
@@ -129,7 +130,8 @@ class NDArray:
         return array(self.asnumpy()[key], ctx=self.context, dtype=self.dtype)
 
     def __setitem__(self, key, value):
-        target = self._view(key) if not (isinstance(key, slice) and key == slice(None)) else self
+        whole = isinstance(key, builtins.slice) and key == builtins.slice(None)
+        target = self._view(key) if not whole else self
         if target is None:
             data = self.asnumpy()
             data[key] = value.asnumpy() if isinstance(value, NDArray) else value

@@ -2,6 +2,7 @@
 
 Every registered operator is a function here: symnet.sym.FullyConnected(data, num_hidden=10).
 """
+import builtins
 import json
 import warnings
 
@@ -41,7 +42,7 @@ class Symbol:
     def __getitem__(self, index):
         if isinstance(index, str):
             return Symbol(self.handle.output_by_name(index))
-        if isinstance(index, slice):
+        if isinstance(index, builtins.slice):  # the module's `slice` is the operator
             return Group([self[i] for i in range(len(self))[index]])
         n = len(self)
         if not -n <= index < n:

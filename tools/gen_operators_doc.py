@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""Writes docs/operators.md, the operator table, from the registry of the installed symnet.
+
+    python3 tools/gen_operators_doc.py           # rewrite docs/operators.md
+    python3 tools/gen_operators_doc.py --check   # exit 1 if docs/operators.md is not current
+
+Columns come from the registry itself: names and aliases, which devices have a kernel (the GPU
+column needs a CUDA build, which CI has), whether the op has a gradient, its AMP category per
+16-bit target (amp/amp_lists.cc), and the dtypes it runs in on the CPU. The dtypes are probed:
+each op is bound with the call in tests/python/test_zero_size.py's CASES (sizes 0 made 2), its
+first floating input given the dtype and the inputs of that one's dtype left to the op's type
+rule, and run forward.
+"""
+import argparse
+import difflib
+import os
+import sys
+
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+DOC = os.path.join(REPO, "docs", "operators.md")
+DTYPES = [("float64", "f64"), ("float32", "f32"), ("float16", "f16"), ("bfloat16", "bf16")]
+
+
+def _amp_categories(amp, target):
+    cat = {}
+    for name, fn in (("16-bit", amp.list_lp16_ops), ("float32", amp.list_fp32_ops),
+                     ("widest", amp.list_widest_type_cast), ("neutral", amp.list_lp16_fp32_ops)):
+        for op in fn(target):
+            cat[op] = name
+    for op, attr, values in amp.list_conditional_fp32_ops(target):
+        cat[op] = cat.get(op, "neutral") + " (float32 if %s=%s)" % (attr, "/".join(values))
+    return cat
+
+
+def _runs_in(mx, op, inputs, params, dtype):
+    """Whether `op` binds and runs forward with its first floating input in `dtype`."""
+    shapes = {n: tuple(2 if d == 0 else d for d in shape) for n, (_, shape) in inputs.items()}
+    floats = ("float64", "float32", "float16", "bfloat16")
+    first = next((n for n, (t, _) in inputs.items() if t in floats), None)
+    if first is None:
+        return False
+    # inputs of the first one's dtype in the case follow the op's type rule; others keep theirs
+    # (mp_sgd_update's float32 master weights next to 16-bit weights)
+    types = {n: t for n, (t, _) in inputs.items() if t != inputs[first][0]}
+    types[first] = dtype
+    try:
+        sym = getattr(mx.sym, op)(*[mx.sym.var(n) for n in inputs], name="probe", **params)
+        exe = sym.simple_bind(mx.cpu(), grad_req="null", type_dict=types, **shapes)
+        for arr in exe.arg_dict.values():
+            arr[:] = 1.0
+        exe.forward(is_train=False)
+        for o in exe.outputs:
+            o.wait_to_read()
+        return True
+    except Exception:  # noqa: BLE001 - any refusal means "not in this dtype"
+        return False
+
+
+def generate():
+    import symnet as mx
+    from symnet import amp
+    sys.path.insert(0, os.path.join(REPO, "tests", "python"))
+    from test_zero_size import CASES
+
+    if mx._core.features().get("CUDA") != "1":
+        raise SystemExit("gen_operators_doc.py needs a CUDA build of symnet (the GPU column lists "
+                         "the GPU kernels a CUDA build registers)")
+    amp16, ampbf = _amp_categories(amp, "float16"), _amp_categories(amp, "bfloat16")
+    ops = sorted((op for op in mx._core.list_ops()
+                  if not mx._core.op_info(op)["is_backward"] and not op.startswith("_backward")),
+                 key=lambda s: (s.lstrip("_").lower(), s))
+    lines = [
+        "# Operators",
+        "",
+        "Generated from the operator registry by `tools/gen_operators_doc.py`; do not edit by hand",
+        "(`tests/python/test_operators_doc.py` fails when this file is not current). Names, aliases,",
+        "attributes and defaults are MXNet 1.x's; `mx.sym.<name>` and `mx.nd.<name>` call them, and",
+        "symbol files name them so.",
+        "",
+        "- **CPU / GPU**: the op has a kernel for that device (the GPU column describes a CUDA build).",
+        "- **dtypes**: what the op runs in on the CPU, probed with its first floating input in each",
+        "  dtype (others follow the op's type rule: BatchNorm keeps float32 parameters for 16-bit data).",
+        "- **AMP float16 / bfloat16**: the op's category in `amp.convert_symbol` for that target: 16-bit",
+        "  (cast to the target), float32 (cast to float32), widest (inputs cast to their widest dtype),",
+        "  neutral (runs in the dtype it gets). See docs/amp.md.",
+        "- **gradient**: the op can be differentiated (optimizer updates and the like cannot).",
+        "",
+        "%d operators." % len(ops),
+        "",
+        "| operator | aliases | CPU | GPU | dtypes | AMP float16 | AMP bfloat16 | gradient |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for op in ops:
+        info = mx._core.op_info(op)
+        case = CASES.get(op)
+        dtypes = " ".join(short for dt, short in DTYPES if case and _runs_in(mx, op, case[0], case[1], dt))
+        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            op, ", ".join(info["aliases"]), "✓" if info["cpu"] else "", "✓" if info["gpu"] else "",
+            dtypes or "(see the op)", amp16.get(op, ""), ampbf.get(op, ""),
+            "✓" if info["has_gradient"] else ""))
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--check", action="store_true", help="fail if docs/operators.md is not current")
+    args = ap.parse_args()
+    text = generate()
+    if args.check:
+        current = open(DOC).read() if os.path.exists(DOC) else ""
+        if current != text:
+            sys.stdout.writelines(difflib.unified_diff(current.splitlines(True), text.splitlines(True),
+                                                       "docs/operators.md", "generated"))
+            print("docs/operators.md is not current: run python3 tools/gen_operators_doc.py")
+            return 1
+        print("docs/operators.md is current")
+        return 0
+    with open(DOC, "w") as f:
+        f.write(text)
+    print("wrote", DOC)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
