@@ -38,6 +38,8 @@ const std::vector<std::string> kNeutralOps = {
     "_plus_scalar", "_minus_scalar", "_rminus_scalar", "_mul_scalar", "_div_scalar", "_rdiv_scalar",
     "Flatten", "Reshape", "expand_dims", "squeeze", "transpose", "Activation", "LeakyReLU",
     "Dropout", "Pooling",
+    // slicing and splitting copy elements, exactly in any dtype
+    "slice", "slice_axis", "SliceChannel",
     // BatchNorm keeps float32 gamma/beta/statistics for 16-bit data (its type rule)
     "BatchNorm",
     // explicit casts, AMP's own ops and the executor's layout copy

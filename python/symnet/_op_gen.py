@@ -17,12 +17,18 @@ def _doc(info):
     return "\n".join(lines)
 
 
-def _split_params(kwargs, is_input):
+def _none_params(info):
+    """Parameters whose type takes None as a value (slice_axis's end, "int or None"): an explicit
+    None is written as "None", as MXNet writes it. For the others None means "not given"."""
+    return {name for name, type_info, _ in info["params"] if "or None" in type_info}
+
+
+def _split_params(kwargs, is_input, keep_none=()):
     inputs, params = {}, {}
     for key, value in kwargs.items():
         if is_input(value):
             inputs[key] = value
-        elif value is not None:
+        elif value is not None or key in keep_none:
             params[key] = param_str(value)
     return inputs, params
 
@@ -48,7 +54,8 @@ def _take_positional(op_name, info, args, is_array):
     if len(rest) > len(names):
         raise TypeError("%s takes at most %d positional parameters after its inputs (%s), got %d"
                         % (op_name, len(names), ", ".join(names), len(rest)))
-    return args[:n_arrays], {n: v for n, v in zip(names, rest) if v is not None}
+    keep_none = _none_params(info)
+    return args[:n_arrays], {n: v for n, v in zip(names, rest) if v is not None or n in keep_none}
 
 
 def _merge(op_name, positional, kwargs):
@@ -61,6 +68,7 @@ def _merge(op_name, positional, kwargs):
 
 def _make_symbol_function(op_name, info):
     from .symbol import Symbol, _compose
+    keep_none = _none_params(info)
 
     def op_function(*args, **kwargs):
         name = kwargs.pop("name", None)
@@ -71,7 +79,7 @@ def _make_symbol_function(op_name, info):
             if not isinstance(a, Symbol):
                 raise TypeError("%s: positional arguments must be Symbols, got %r" % (op_name, type(a)))
         kwargs = _merge(op_name, positional, kwargs)
-        sym_kwargs, params = _split_params(kwargs, lambda v: isinstance(v, Symbol))
+        sym_kwargs, params = _split_params(kwargs, lambda v: isinstance(v, Symbol), keep_none)
         return _compose(op_name, name, params, args, sym_kwargs, attr)
 
     op_function.__name__ = op_name
@@ -83,13 +91,14 @@ def _make_ndarray_function(op_name, info):
     from .ndarray import NDArray, _invoke
 
     input_names = [i[0] for i in info["inputs"]]
+    keep_none = _none_params(info)
 
     def op_function(*args, **kwargs):
         out = kwargs.pop("out", None)
         kwargs.pop("name", None)
         args, positional = _take_positional(op_name, info, args, lambda v: isinstance(v, NDArray))
         kwargs = _merge(op_name, positional, kwargs)
-        nd_kwargs, params = _split_params(kwargs, lambda v: isinstance(v, NDArray))
+        nd_kwargs, params = _split_params(kwargs, lambda v: isinstance(v, NDArray), keep_none)
         inputs = list(args)
         for name in input_names[len(inputs):]:
             if name in nd_kwargs:

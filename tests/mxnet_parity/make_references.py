@@ -88,6 +88,22 @@ def matmul():
     return mx.sym.Group([ctx, back]), {"q": (2, 3, 4), "k": (2, 6, 5), "v": (2, 6, 4), "w_back": (2, 7)}
 
 
+def slicing():
+    """slice (None entries, negative begin/end, a negative step, a step of 2, and a plain box),
+    slice_axis (end None, negative end) and split under both its names (several outputs,
+    squeeze_axis, one part left unused), with an FC between so the model has parameters."""
+    x = mx.sym.Variable("data")  # (4, 6, 10)
+    strided = mx.sym.slice(x, begin=(None, 1, -1), end=(None, -1, 0), step=(None, 2, -2), name="strided")
+    box = mx.sym.slice(x, begin=(1, 0), end=(3, 6), name="box")
+    tail = mx.sym.slice_axis(x, axis=2, begin=-4, end=None, name="tail")
+    mid = mx.sym.slice_axis(x, axis=1, begin=1, end=-1, name="mid")
+    fc = mx.sym.FullyConnected(mx.sym.flatten(tail), num_hidden=6, name="fc")
+    parts = mx.sym.split(fc, num_outputs=3, axis=1, name="parts")
+    rows = mx.sym.SliceChannel(mid, num_outputs=4, axis=1, squeeze_axis=True, name="rows")  # rows[2] unused
+    return mx.sym.Group([strided, box * 2.0, parts[0], parts[2] * parts[1], rows[1], rows[3] + rows[0]]), \
+        {"data": (4, 6, 10)}
+
+
 # (op, domain) as MORE_UNARY_MATH in tests/python/test_operator.py
 UNARY_MATH_OPS = [
     ("sin", "any"), ("cos", "any"), ("tan", "unit"), ("arcsin", "unit"), ("arccos", "unit"), ("arctan", "any"),
@@ -318,7 +334,7 @@ def main():
     os.makedirs(OUT, exist_ok=True)
     manifest = {"mxnet": mx.__version__, "numpy": np.__version__, "models": {}}
     symbolic = {"mlp": mlp, "lenet": lenet, "mixed": mixed, "nhwc": nhwc, "clip": clip,
-                "unary_math": unary_math, "matmul": matmul}
+                "unary_math": unary_math, "matmul": matmul, "slicing": slicing}
     for name, build in symbolic.items():
         sym, shapes = build()
         run_sym = build(twin=True)[0] if name == "nhwc" else None

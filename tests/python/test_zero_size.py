@@ -68,6 +68,9 @@ CASES.update({
     "transpose": ({"data": _f(0, 3, 2)}, {"axes": (2, 0, 1)}),
     "expand_dims": ({"data": _f(0, 3)}, {"axis": 1}),
     "squeeze": ({"data": _f(0, 1, 3)}, {}),
+    "slice": ({"data": _f(0, 5)}, {"begin": (None, -1), "end": (None, 0), "step": (None, -2)}),
+    "slice_axis": ({"data": _f(0, 5)}, {"axis": 1, "begin": 1, "end": -1}),
+    "SliceChannel": ({"data": _f(0, 6)}, {"num_outputs": 3, "axis": 1}),
     "multi_all_finite": ({"arg0": _f(0, 3), "arg1": _f(2, 0)}, {"num_arrays": 2}),
     # optimizer updates of an empty weight (a zero-size parameter, e.g. an unused embedding)
     "sgd_update": ({"weight": _f(0,), "grad": _f(0,)}, {"lr": 0.1}),

@@ -17,10 +17,12 @@ from test_operator_nn import *  # noqa: F401,F403
 from test_amp_ops import *  # noqa: F401,F403
 from test_optimizer import *  # noqa: F401,F403
 from test_operator_dot import *  # noqa: F401,F403
+from test_operator_slice import *  # noqa: F401,F403
 from test_operator import (ACTIVATIONS, BROADCAST_BINARY, CLIP_CASES, ELEMWISE_BINARY, MORE_UNARY_MATH,
                            REDUCE_CASES, REDUCE_OPS, TRANSPOSE_CASES, UNARY_MATH, in_domain,
                            EXPAND_SQUEEZE_CASES)
 from test_operator_dot import BATCH_DOT_CASES, DOT_CASES
+from test_operator_slice import BOX_CASES, SPLIT_CASES
 from test_operator_nn import CONV_CASES, LEAKY_ACTS, POOL_CASES
 
 FLOAT_TYPES = ["float64", "float32", "float16", "bfloat16"]
@@ -305,3 +307,13 @@ def test_dot_gpu_matches_cpu(op, case):
     sa, sb, ta, tb = case
     sym = getattr(mx.sym, op)(mx.sym.var("a"), mx.sym.var("b"), transpose_a=ta, transpose_b=tb)
     check_consistency(sym, both(a=sa, b=sb))
+
+
+@pytest.mark.parametrize("op,shape,kw", BOX_CASES)
+def test_slice_and_slice_axis_gpu_match_cpu(op, shape, kw):
+    check_consistency(getattr(mx.sym, op)(mx.sym.var("data"), **kw), both(data=shape))
+
+
+@pytest.mark.parametrize("shape,op,kw", SPLIT_CASES)
+def test_split_gpu_matches_cpu(shape, op, kw):
+    check_consistency(getattr(mx.sym, op)(mx.sym.var("data"), **kw), both(data=shape))
