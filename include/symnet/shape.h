@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -94,6 +95,13 @@ class Shape {
 
 std::ostream& operator<<(std::ostream& os, const Shape& s);
 std::istream& operator>>(std::istream& is, Shape& s);
+
+/*!
+ * \brief Reads MXNet's tuple text, "(2, None, -1)", "[2,3]", "2", "(5,)", "()", Python 2's "3L"
+ *  included, into its entries (None as nullopt). False on anything else. Shapes (None = unknown
+ *  dim) and index tuples such as slice's begin/end/step (None = the dim's default) share it.
+ */
+bool ParseOptionalIntTuple(const std::string& text, std::vector<std::optional<int64_t>>* out);
 
 /*!
  * \brief Merges what is known of `b` into `a`: unknown ndim/dims take b's values.

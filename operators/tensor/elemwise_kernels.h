@@ -132,6 +132,8 @@ inline bool OutputTypeKnown(const NodeAttrs&, std::vector<DType>*, std::vector<D
 void ConvertCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlob>& in,
                     const std::vector<OpReqType>& req, const std::vector<TBlob>& out);
 
+/*! \brief Sets every byte of the blob to zero, on its device (a GPU's on its stream). */
+void ZeroBlob(const TBlob& b);
 /*! \brief Writes zeros to out[i] for every output (kAddTo leaves it as is). Any device. */
 void ZerosCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlob>& in,
                   const std::vector<OpReqType>& req, const std::vector<TBlob>& out);

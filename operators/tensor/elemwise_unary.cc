@@ -22,15 +22,18 @@ void CopyCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlob>& i
   std::memcpy(out[0].dptr_, in[0].dptr_, out[0].Bytes());
 }
 
+void ZeroBlob(const TBlob& b) {
+  if (b.dev_.type == Device::kGPU) {
+    cuda::Memset(b.dptr_, 0, b.Bytes(), b.dev_.id);
+  } else {
+    std::memset(b.dptr_, 0, b.Bytes());
+  }
+}
+
 void ZerosCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlob>&,
                   const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   for (size_t i = 0; i < out.size(); ++i) {
-    if (req[i] != kWriteTo && req[i] != kWriteInplace) continue;
-    if (out[i].dev_.type == Device::kGPU) {
-      cuda::Memset(out[i].dptr_, 0, out[i].Bytes(), out[i].dev_.id);
-    } else {
-      std::memset(out[i].dptr_, 0, out[i].Bytes());
-    }
+    if (req[i] == kWriteTo || req[i] == kWriteInplace) ZeroBlob(out[i]);
   }
 }
 

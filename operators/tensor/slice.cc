@@ -3,7 +3,6 @@
 #include "slice.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cstring>
 #include <istream>
 #include <iterator>
@@ -32,56 +31,11 @@ std::ostream& operator<<(std::ostream& os, const OptionalIntTuple& t) {
 
 std::istream& operator>>(std::istream& is, OptionalIntTuple& t) {
   const std::string text((std::istreambuf_iterator<char>(is)), std::istreambuf_iterator<char>());
-  t.values.clear();
-  size_t i = 0;
-  auto skip = [&] {
-    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
-  };
-  auto fail = [&]() -> std::istream& {
+  if (ParseOptionalIntTuple(text, &t.values)) {
+    is.clear(std::ios::eofbit);
+  } else {
     is.setstate(std::ios::failbit);
-    return is;
-  };
-  skip();
-  // "(a, b)", "[a, b]" or a bare "a" (MXNet reads begin=1 as (1,))
-  char close = 0;
-  if (i < text.size() && (text[i] == '(' || text[i] == '[')) close = text[i++] == '(' ? ')' : ']';
-  bool want_item = true;  // after "(" or ",": an item, or (after ",") the closing bracket
-  while (true) {
-    skip();
-    if (i == text.size()) {
-      if (close) return fail();
-      break;
-    }
-    if (close && text[i] == close) {
-      ++i;
-      skip();
-      if (i != text.size()) return fail();
-      break;
-    }
-    if (!want_item) {
-      if (text[i] != ',') return fail();
-      ++i;
-      want_item = true;
-      continue;
-    }
-    if (text.compare(i, 4, "None") == 0) {
-      t.values.emplace_back();
-      i += 4;
-    } else {
-      size_t used = 0;
-      long long v = 0;  // NOLINT(runtime/int): stoll's type
-      try {
-        v = std::stoll(text.substr(i), &used);
-      } catch (const std::exception&) {
-        return fail();
-      }
-      i += used;
-      if (i < text.size() && (text[i] == 'L' || text[i] == 'l')) ++i;  // Python 2's long suffix
-      t.values.emplace_back(static_cast<int64_t>(v));
-    }
-    want_item = false;
   }
-  is.clear(std::ios::eofbit);
   return is;
 }
 
@@ -335,11 +289,6 @@ void BoxCopy<cpu>(const TBlob& whole, const SliceBox& b, const TBlob& part, bool
       }
     });
   });
-}
-
-template <>
-void ZeroBlob<cpu>(const TBlob& b) {
-  if (b.Bytes() > 0) std::memset(b.dptr_, 0, b.Bytes());
 }
 
 SYMNET_REGISTER_OP(slice)

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "../operator_common.h"
+#include "elemwise_kernels.h"
 #include "src/device/kernel_launch.h"
 
 namespace symnet {
@@ -165,14 +166,6 @@ template <>
 void BoxCopy<cpu>(const TBlob& whole, const SliceBox& b, const TBlob& part, bool to_whole,
                   OpReqType req);
 
-/*! \brief Sets every element of the blob to zero (slice.cc for the CPU, slice.cu for a GPU). */
-template <typename xpu>
-void ZeroBlob(const TBlob& b);
-template <>
-void ZeroBlob<cpu>(const TBlob& b);
-template <>
-void ZeroBlob<gpu>(const TBlob& b);
-
 /*! \brief Forward of slice / slice_axis: the box of the input. */
 template <typename xpu, BoxOfFn box_of>
 void BoxForward(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>& in,
@@ -188,7 +181,7 @@ void BoxBackward(const NodeAttrs& attrs, const OpContext&, const std::vector<TBl
                  const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   if (req[0] == kNullOp) return;
   const SliceBox b = box_of(attrs, out[0].shape_);
-  if (req[0] != kAddTo) ZeroBlob<xpu>(out[0]);
+  if (req[0] != kAddTo) ZeroBlob(out[0]);
   BoxCopy<xpu>(out[0], b, in[0], true, req[0] == kAddTo ? kAddTo : kWriteTo);
 }
 

@@ -51,28 +51,18 @@ std::string Shape::ToString() const {
   return s + ")";
 }
 
-Shape Shape::FromString(const std::string& text) {
+bool ParseOptionalIntTuple(const std::string& text, std::vector<std::optional<int64_t>>* out) {
+  out->clear();
   size_t i = 0;
   auto skip = [&] {
     while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
   };
-  auto fail = [&]() -> Shape {
-    SYMNET_THROW << "cannot parse '" << text
-                 << "' as a shape; expected a tuple like (3, 3) or [3, 3]";
-  };
   skip();
-  if (text.compare(i, 4, "None") == 0) {
-    i += 4;
-    skip();
-    if (i == text.size()) return Shape();
-    return fail();
-  }
   char close = 0;
   if (i < text.size() && (text[i] == '(' || text[i] == '[')) {
     close = text[i] == '(' ? ')' : ']';
     ++i;
   }
-  Shape s = Shape::Scalar();
   while (true) {
     skip();
     if (i == text.size()) break;
@@ -82,7 +72,7 @@ Shape Shape::FromString(const std::string& text) {
       break;
     }
     if (text.compare(i, 4, "None") == 0) {
-      s.push_back(-1);
+      out->emplace_back();
       i += 4;
     } else {
       size_t used = 0;
@@ -90,18 +80,31 @@ Shape Shape::FromString(const std::string& text) {
       try {
         v = std::stoll(text.substr(i), &used);
       } catch (const std::exception&) {
-        return fail();
+        return false;
       }
-      s.push_back(v);
+      out->emplace_back(static_cast<int64_t>(v));
       i += used;
-      // "3L" appears in shapes written by Python 2 era MXNet
+      // "3L" appears in tuples written by Python 2 era MXNet
       if (i < text.size() && (text[i] == 'L' || text[i] == 'l')) ++i;
     }
     skip();
     if (i < text.size() && text[i] == ',') ++i;
   }
   skip();
-  if (close || i != text.size()) return fail();
+  return !close && i == text.size();
+}
+
+Shape Shape::FromString(const std::string& text) {
+  const size_t first = text.find_first_not_of(" \t\n");
+  if (first != std::string::npos && text.compare(first, 4, "None") == 0 &&
+      text.find_first_not_of(" \t\n", first + 4) == std::string::npos)
+    return Shape();  // unknown ndim
+  std::vector<std::optional<int64_t>> entries;
+  if (!ParseOptionalIntTuple(text, &entries))
+    SYMNET_THROW << "cannot parse '" << text
+                 << "' as a shape; expected a tuple like (3, 3) or [3, 3]";
+  Shape s = Shape::Scalar();
+  for (const auto& e : entries) s.push_back(e ? *e : -1);  // a None dim is unknown
   return s;
 }
 

@@ -88,7 +88,9 @@ def _without_dropout(sym):
     return mx.sym.load_json(json.dumps(graph))
 
 
-def _bind(name, dropout_off=False):
+def _bind(name, dropout_off=False, dtype=None):
+    """The model's executor with MXNet's parameters and the reference inputs; `dtype` (float64
+    for the arbiter below) makes every argument and auxiliary state that dtype."""
     d = os.path.join(REFS, name)
     sym = mx.sym.load(os.path.join(d, "symbol.json"))
     if dropout_off:
@@ -96,12 +98,13 @@ def _bind(name, dropout_off=False):
     params = mx.nd.load(os.path.join(d, "model.params"))
     ref = dict(np.load(os.path.join(d, "ref.npz")))
     inputs = {k.split(":", 1)[1]: v for k, v in ref.items() if k.startswith("input:")}
+    types = {n: dtype for n in sym.list_arguments() + sym.list_auxiliary_states()} if dtype else None
     exe = sym.simple_bind(mx.cpu(), grad_req={n: ("null" if n.endswith("label") else "write")
                                              for n in sym.list_arguments()},
-                          **{n: v.shape for n, v in inputs.items()})
+                          type_dict=types, **{n: v.shape for n, v in inputs.items()})
     for k, v in params.items():
         kind, n = k.split(":", 1)
-        (exe.arg_dict if kind == "arg" else exe.aux_dict)[n][:] = v
+        (exe.arg_dict if kind == "arg" else exe.aux_dict)[n][:] = v.asnumpy()
     for n, v in inputs.items():
         exe.arg_dict[n][:] = v
     return exe, ref
@@ -122,21 +125,7 @@ class _Float64Gradients:
         self.name, self.ref, self.manifest, self.grads = name, ref, manifest, None
 
     def _compute(self):
-        d = os.path.join(REFS, self.name)
-        sym = mx.sym.load(os.path.join(d, "symbol.json"))
-        if self.manifest["models"][self.name].get("dropout_off_in_training"):
-            sym = _without_dropout(sym)
-        params = mx.nd.load(os.path.join(d, "model.params"))
-        inputs = {k.split(":", 1)[1]: v for k, v in self.ref.items() if k.startswith("input:")}
-        exe = sym.simple_bind(mx.cpu(), grad_req={n: ("null" if n.endswith("label") else "write")
-                                                 for n in sym.list_arguments()},
-                              type_dict={n: "float64" for n in sym.list_arguments() + sym.list_auxiliary_states()},
-                              **{n: v.shape for n, v in inputs.items()})
-        for k, v in params.items():
-            kind, n = k.split(":", 1)
-            (exe.arg_dict if kind == "arg" else exe.aux_dict)[n][:] = v.asnumpy()
-        for n, v in inputs.items():
-            exe.arg_dict[n][:] = v
+        exe, _ = _bind(self.name, self.manifest["models"][self.name].get("dropout_off_in_training"), "float64")
         outs = exe.forward(is_train=True)
         exe.backward([mx.nd.array(self.ref["head_grad:%d" % i], dtype="float64") for i in range(len(outs))])
         self.grads = {n: g.asnumpy() for n, g in exe.grad_dict.items() if g is not None}
