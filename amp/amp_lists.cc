@@ -25,21 +25,51 @@ const std::vector<std::string> kFP32Ops = {
     "exp", "expm1", "log", "log1p", "rsqrt", "reciprocal", "log2", "log10", "cbrt", "rcbrt",
     // trigonometric and hyperbolic functions need float32's precision in their arguments
     "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "arcsinh", "arccosh",
-    "arctanh", "erf"};
+    "arctanh", "erf",
+    // powers and hypot overflow float16 early (MXNet lists them so too)
+    "_power", "broadcast_power", "_power_scalar", "_rpower_scalar", "_hypot", "broadcast_hypot",
+    "_hypot_scalar",
+    // products and norms leave 16-bit range; indices past 2048 (float16) or 256 (bfloat16) are
+    // not exact in 16 bits, so argmax and its kin run in float32 (MXNet's float16 list leaves
+    // them neutral)
+    "prod", "nansum", "nanprod", "norm", "argmax", "argmin", "argmax_channel"};
 
-const std::vector<std::string> kWidestOps = {"elemwise_add",  "elemwise_sub",  "elemwise_mul",
-                                             "elemwise_div",  "broadcast_add", "broadcast_sub",
-                                             "broadcast_mul", "broadcast_div", "add_n"};
+const std::vector<std::string> kWidestOps = {
+    "elemwise_add", "elemwise_sub", "elemwise_mul", "elemwise_div", "broadcast_add",
+    "broadcast_sub", "broadcast_mul", "broadcast_div", "add_n",
+    // stack joins inputs that must share a dtype (MXNet lists it widest for both targets)
+    "stack",
+    // two-input math and comparisons (MXNet's choice)
+    "_maximum", "_minimum", "_mod", "broadcast_maximum", "broadcast_minimum", "broadcast_mod",
+    "_equal", "_not_equal", "_greater", "_greater_equal", "_lesser", "_lesser_equal",
+    "_logical_and", "_logical_or", "_logical_xor", "broadcast_equal", "broadcast_not_equal",
+    "broadcast_greater", "broadcast_greater_equal", "broadcast_lesser", "broadcast_lesser_equal",
+    "broadcast_logical_and", "broadcast_logical_or", "broadcast_logical_xor",
+    // x and y must share a dtype; a float condition takes part too (MXNet's choice)
+    "where"};
 
 const std::vector<std::string> kNeutralOps = {
     // element-wise and shape ops: they do what the dtype in front of them does
     "_copy", "BlockGrad", "zeros_like", "ones_like", "negative", "relu", "tanh", "sqrt", "abs",
     "clip", "sign", "floor", "ceil", "round", "rint", "trunc", "fix", "degrees", "radians",
     "_plus_scalar", "_minus_scalar", "_rminus_scalar", "_mul_scalar", "_div_scalar", "_rdiv_scalar",
-    "Flatten", "Reshape", "expand_dims", "squeeze", "transpose", "Activation", "LeakyReLU",
-    "Dropout", "Pooling",
+    // comparisons and min/max against a scalar are exact in any dtype, and mod rounds only its
+    // result (MXNet's bfloat16 list sends them to float32, for want of bfloat16 kernels)
+    "_maximum_scalar", "_minimum_scalar", "_mod_scalar", "_rmod_scalar", "_equal_scalar",
+    "_not_equal_scalar", "_greater_scalar", "_greater_equal_scalar", "_lesser_scalar",
+    "_lesser_equal_scalar", "_logical_and_scalar", "_logical_or_scalar", "_logical_xor_scalar",
+    "logical_not", "max", "min", "Flatten", "Reshape", "expand_dims", "squeeze", "transpose",
+    "Activation", "LeakyReLU", "Dropout", "Pooling",
     // slicing and splitting copy elements, exactly in any dtype
     "slice", "slice_axis", "SliceChannel",
+    // so do the indexing ops and diag; one_hot, the shape ops and the creation ops make their
+    // outputs in the dtype they are told (MXNet: FP16_FP32_FUNCS)
+    "take", "pick", "slice_like", "diag", "one_hot", "shape_array", "size_array", "_zeros", "_ones",
+    "_full", "_arange",
+    // so do broadcasting, tiling, repeating, reversing, swapping axes and reshape_like (rhs gives
+    // only its shape)
+    "broadcast_to", "broadcast_like", "broadcast_axis", "tile", "repeat", "reverse", "SwapAxis",
+    "reshape_like",
     // BatchNorm keeps float32 gamma/beta/statistics for 16-bit data (its type rule)
     "BatchNorm",
     // explicit casts, AMP's own ops and the executor's layout copy

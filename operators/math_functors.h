@@ -38,8 +38,73 @@ SYMNET_BINARY_FUNCTOR(left, a)
 SYMNET_BINARY_FUNCTOR(right, b)
 SYMNET_BINARY_FUNCTOR(maximum, a > b ? a : b)
 SYMNET_BINARY_FUNCTOR(minimum, a < b ? a : b)
-/*! \brief d(b/a)/da = -b/a^2 for _rdiv_scalar: Map(x, scalar). */
-SYMNET_BINARY_FUNCTOR(rdiv_grad, -b / (a * a))
+SYMNET_BINARY_FUNCTOR(power, std::pow(a, b))
+SYMNET_BINARY_FUNCTOR(hypot, std::hypot(a, b))
+/*! \brief a mod b with the sign of b (Python's and MXNet's %), and 0 where b is 0 (MXNet's
+ *  choice, where fmod would give NaN). */
+struct mod {
+  template <typename T>
+  SYMNET_XINLINE static T Map(T a, T b) {
+    if (b == T(0)) return T(0);
+    const T r = std::fmod(a, b);
+    return (r != T(0) && ((r < T(0)) != (b < T(0)))) ? r + b : r;
+  }
+};
+SYMNET_BINARY_FUNCTOR(rpower, std::pow(b, a))
+SYMNET_BINARY_FUNCTOR(rmod, mod::Map(b, a))
+// Comparisons and logical ops give 1 or 0 in the dtype of their inputs, as MXNet 1.x's do.
+SYMNET_BINARY_FUNCTOR(equal, T(a == b))
+SYMNET_BINARY_FUNCTOR(not_equal, T(a != b))
+SYMNET_BINARY_FUNCTOR(greater, T(a > b))
+SYMNET_BINARY_FUNCTOR(greater_equal, T(a >= b))
+SYMNET_BINARY_FUNCTOR(lesser, T(a < b))
+SYMNET_BINARY_FUNCTOR(lesser_equal, T(a <= b))
+SYMNET_BINARY_FUNCTOR(logical_and, T(a != T(0) && b != T(0)))
+SYMNET_BINARY_FUNCTOR(logical_or, T(a != T(0) || b != T(0)))
+SYMNET_BINARY_FUNCTOR(logical_xor, T((a != T(0)) != (b != T(0))))
+
+/*!
+ * \brief Partial derivatives of a binary function f(a, b): Left = df/da, Right = df/db. One
+ *  functor serves the same-shape, broadcast and scalar forms of an op's gradient.
+ */
+#define SYMNET_BINARY_GRAD_FUNCTOR(NAME, LEFT, RIGHT)                           \
+  struct NAME {                                                                 \
+    template <typename T>                                                       \
+    SYMNET_XINLINE static T Left([[maybe_unused]] T a, [[maybe_unused]] T b) {  \
+      return LEFT;                                                              \
+    }                                                                           \
+    template <typename T>                                                       \
+    SYMNET_XINLINE static T Right([[maybe_unused]] T a, [[maybe_unused]] T b) { \
+      return RIGHT;                                                             \
+    }                                                                           \
+  };
+SYMNET_BINARY_GRAD_FUNCTOR(mul_grad, b, a)
+SYMNET_BINARY_GRAD_FUNCTOR(div_grad, T(1) / b, -a / (b * b))
+// a tie sends the gradient to the left input only, as MXNet 1.9.1 does
+SYMNET_BINARY_GRAD_FUNCTOR(maximum_grad, T(a >= b), T(a < b))
+SYMNET_BINARY_GRAD_FUNCTOR(minimum_grad, T(a <= b), T(a > b))
+SYMNET_BINARY_GRAD_FUNCTOR(power_grad, b* std::pow(a, b - T(1)), std::pow(a, b) * std::log(a))
+SYMNET_BINARY_GRAD_FUNCTOR(hypot_grad, a / std::hypot(a, b), b / std::hypot(a, b))
+// a mod b = a - floor(a / b) * b, away from its jumps
+SYMNET_BINARY_GRAD_FUNCTOR(mod_grad, T(1), -std::floor(a / b))
+#undef SYMNET_BINARY_GRAD_FUNCTOR
+
+/*! \brief d/dx f(x, s): the gradient of an op with a scalar on the right (x ^ s, x mod s). */
+template <typename GRAD>
+struct left_partial {
+  template <typename T>
+  SYMNET_XINLINE static T Map(T x, T s) {
+    return GRAD::Left(x, s);
+  }
+};
+/*! \brief d/dx f(s, x): the gradient of an op with a scalar on the left (s / x, s ^ x). */
+template <typename GRAD>
+struct right_partial {
+  template <typename T>
+  SYMNET_XINLINE static T Map(T x, T s) {
+    return GRAD::Right(s, x);
+  }
+};
 
 SYMNET_UNARY_FUNCTOR(identity, a)
 SYMNET_UNARY_FUNCTOR(negation, -a)
@@ -49,6 +114,7 @@ SYMNET_UNARY_FUNCTOR(tanh, std::tanh(a))
 /*! \brief log(1 + exp(a)), computed without overflow for large a. */
 SYMNET_UNARY_FUNCTOR(softrelu, a > T(20) ? a : std::log1p(std::exp(a)))
 SYMNET_UNARY_FUNCTOR(softsign, a / (T(1) + std::fabs(a)))
+SYMNET_UNARY_FUNCTOR(logical_not, T(a == T(0)))
 
 // Activation gradients as functions of the forward OUTPUT y (so backward keeps only y).
 // a comparison converted to 0 or 1, not a branch: branch-free so it vectorizes (a random sign

@@ -87,6 +87,15 @@ FGradient ElemwiseGradUseOut(const char* backward_op) {
   };
 }
 
+FGradient ElemwiseGradUseInOut(const char* backward_op) {
+  return [backward_op](const NodePtr& n, const std::vector<NodeEntry>& ograds) {
+    std::vector<NodeEntry> in = ograds;
+    in.insert(in.end(), n->inputs.begin(), n->inputs.end());
+    for (uint32_t i = 0; i < n->num_outputs(); ++i) in.push_back(NodeEntry{n, i, 0});
+    return MakeGradNode(backward_op, n, in, ParamsOf(n));
+  };
+}
+
 FGradient ElemwiseGradUseNone(const char* backward_op) {
   return [backward_op](const NodePtr& n, const std::vector<NodeEntry>& ograds) {
     return MakeGradNode(backward_op, n, ograds, ParamsOf(n));

@@ -94,6 +94,8 @@ std::map<std::string, std::string> ParamsOf(const NodePtr& n);
 FGradient ElemwiseGradUseIn(const char* backward_op);
 /*! \brief FGradient: backward op gets (ograds..., forward outputs...). */
 FGradient ElemwiseGradUseOut(const char* backward_op);
+/*! \brief The backward op gets (ograds..., the forward inputs..., the forward outputs...). */
+FGradient ElemwiseGradUseInOut(const char* backward_op);
 /*! \brief FGradient: backward op gets (ograds...). */
 FGradient ElemwiseGradUseNone(const char* backward_op);
 /*! \brief An entry that means "no gradient flows here" for FGradient results. */

@@ -1,5 +1,10 @@
-/*! \brief broadcast_add/sub/mul/div with NumPy broadcasting, and their gradients. */
+/*!
+ * \brief broadcast_add/sub/mul/div and the other binary math ops (broadcast_maximum,
+ *  broadcast_power, broadcast_equal, ...) with NumPy broadcasting, and their gradients.
+ */
 #include "broadcast_binary.h"
+
+#include "binary_math_ops.h"
 
 namespace symnet {
 namespace ops {
@@ -40,24 +45,34 @@ SYMNET_REGISTER_BROADCAST(broadcast_add, plus, "Adds",
 SYMNET_REGISTER_BROADCAST(broadcast_sub, minus, "Subtracts",
                           ElemwiseGradUseNone("_backward_broadcast_sub"))
     .add_alias("broadcast_minus");
-SYMNET_REGISTER_BROADCAST(broadcast_mul, mul, "Multiplies",
-                          ElemwiseGradUseIn("_backward_broadcast_mul"));
-SYMNET_REGISTER_BROADCAST(broadcast_div, div, "Divides",
-                          ElemwiseGradUseIn("_backward_broadcast_div"));
 
-#define SYMNET_REGISTER_BROADCAST_GRAD(NAME, NIN, KIND) \
-  SYMNET_REGISTER_OP(NAME)                              \
-      .set_num_inputs(NIN)                              \
-      .set_num_outputs(2)                               \
-      .set_attr<TIsBackward>("TIsBackward", true)       \
-      .set_attr<FCompute>("FCompute<cpu>", BroadcastGradCompute<KIND>)
+#define SYMNET_REGISTER_BROADCAST_LINEAR_GRAD(NAME, NEGATE_RHS) \
+  SYMNET_REGISTER_OP(NAME)                                      \
+      .set_num_inputs(1)                                        \
+      .set_num_outputs(2)                                       \
+      .set_attr<TIsBackward>("TIsBackward", true)               \
+      .set_attr<FCompute>("FCompute<cpu>", BroadcastLinearGradCompute<NEGATE_RHS>);
+SYMNET_REGISTER_BROADCAST_LINEAR_GRAD(_backward_broadcast_add, false)
+SYMNET_REGISTER_BROADCAST_LINEAR_GRAD(_backward_broadcast_sub, true)
 
-SYMNET_REGISTER_BROADCAST_GRAD(_backward_broadcast_add, 1, BGrad::kAdd);
-SYMNET_REGISTER_BROADCAST_GRAD(_backward_broadcast_sub, 1, BGrad::kSub);
-SYMNET_REGISTER_BROADCAST_GRAD(_backward_broadcast_mul, 3, BGrad::kMul)
-    .set_attr<FTempSpace>("FTempSpace", OutputSizedTemp);
-SYMNET_REGISTER_BROADCAST_GRAD(_backward_broadcast_div, 3, BGrad::kDiv)
-    .set_attr<FTempSpace>("FTempSpace", OutputSizedTemp);
+// ops whose gradient reads both inputs: mul, div and the math ops (maximum, power, ...)
+#define SYMNET_REGISTER_BROADCAST_WITH_GRAD(NAME, FUNCTOR, DOC)                         \
+  SYMNET_REGISTER_BROADCAST(NAME, FUNCTOR, DOC, ElemwiseGradUseIn("_backward_" #NAME)); \
+  SYMNET_REGISTER_OP(_backward_##NAME)                                                  \
+      .set_num_inputs(3)                                                                \
+      .set_num_outputs(2)                                                               \
+      .set_attr<TIsBackward>("TIsBackward", true)                                       \
+      .set_attr<FTempSpace>("FTempSpace", OutputSizedTemp)                              \
+      .set_attr<FCompute>("FCompute<cpu>", BroadcastGradCompute<mathf::FUNCTOR##_grad>);
+SYMNET_REGISTER_BROADCAST_WITH_GRAD(broadcast_mul, mul, "Multiplies")
+SYMNET_REGISTER_BROADCAST_WITH_GRAD(broadcast_div, div, "Divides")
+#define SYMNET_REGISTER_BROADCAST_MATH(NAME, ALIAS, DOC) \
+  SYMNET_REGISTER_BROADCAST_WITH_GRAD(broadcast_##NAME, NAME, DOC ",")
+SYMNET_BINARY_MATH_OPS(SYMNET_REGISTER_BROADCAST_MATH)
+
+#define SYMNET_REGISTER_BROADCAST_LOGIC(NAME, ALIAS, DOC) \
+  SYMNET_REGISTER_BROADCAST(broadcast_##NAME, NAME, DOC ",", NoInputGradients);
+SYMNET_BINARY_LOGIC_OPS(SYMNET_REGISTER_BROADCAST_LOGIC)
 
 }  // namespace ops
 }  // namespace symnet

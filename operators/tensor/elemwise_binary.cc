@@ -1,4 +1,8 @@
-/*! \brief elemwise_add/sub/mul/div on same-shaped inputs, and their gradients. */
+/*!
+ * \brief elemwise_add/sub/mul/div and the other binary math ops (_maximum, _power, _equal, ...)
+ *  on same-shaped inputs, and their gradients.
+ */
+#include "binary_math_ops.h"
 #include "elemwise_kernels.h"
 
 namespace symnet {
@@ -61,14 +65,32 @@ SYMNET_REGISTER_OP(_backward_mul)
     .set_num_outputs(2)
     .set_attr<TIsBackward>("TIsBackward", true)
     .set_attr<FLayoutSlots>("FLayoutSlots", AllSlotsUniform)
-    .set_attr<FCompute>("FCompute<cpu>", MulDivGradCompute<false>);
+    .set_attr<FCompute>("FCompute<cpu>", BinaryGradCompute<mathf::mul_grad>);
 
 SYMNET_REGISTER_OP(_backward_div)
     .set_num_inputs(3)
     .set_num_outputs(2)
     .set_attr<TIsBackward>("TIsBackward", true)
     .set_attr<FLayoutSlots>("FLayoutSlots", AllSlotsUniform)
-    .set_attr<FCompute>("FCompute<cpu>", MulDivGradCompute<true>);
+    .set_attr<FCompute>("FCompute<cpu>", BinaryGradCompute<mathf::div_grad>);
+
+#define SYMNET_REGISTER_BINARY_MATH(NAME, ALIAS, DOC)                                 \
+  SYMNET_REGISTER_ELEMWISE_BINARY(_##NAME, NAME, DOC ", element-wise (same shapes).") \
+      .add_alias(#ALIAS)                                                              \
+      .set_attr<FGradient>("FGradient", ElemwiseGradUseIn("_backward_" #NAME));       \
+  SYMNET_REGISTER_OP(_backward_##NAME)                                                \
+      .set_num_inputs(3)                                                              \
+      .set_num_outputs(2)                                                             \
+      .set_attr<TIsBackward>("TIsBackward", true)                                     \
+      .set_attr<FLayoutSlots>("FLayoutSlots", AllSlotsUniform)                        \
+      .set_attr<FCompute>("FCompute<cpu>", BinaryGradCompute<mathf::NAME##_grad>);
+SYMNET_BINARY_MATH_OPS(SYMNET_REGISTER_BINARY_MATH)
+
+#define SYMNET_REGISTER_BINARY_LOGIC(NAME, ALIAS, DOC)                                \
+  SYMNET_REGISTER_ELEMWISE_BINARY(_##NAME, NAME, DOC ", element-wise (same shapes).") \
+      .add_alias(#ALIAS)                                                              \
+      .set_attr<FGradient>("FGradient", NoInputGradients);
+SYMNET_BINARY_LOGIC_OPS(SYMNET_REGISTER_BINARY_LOGIC)
 
 }  // namespace ops
 }  // namespace symnet

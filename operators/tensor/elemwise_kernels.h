@@ -84,34 +84,29 @@ void UnaryGradCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlo
   });
 }
 
-/*! \brief d(a*b) = (dy*b, dy*a); d(a/b) = (dy/b, -dy*a/b^2). Inputs (dy, a, b). */
-template <int req_a, int req_b, bool is_div>
-struct MulDivGradKernel {
+/*! \brief (da, db) = (dy * df/da, dy * df/db) for f = OP with partials GRAD. Inputs (dy, a, b). */
+template <typename GRAD, int req_a, int req_b>
+struct BinaryGradKernel {
   template <typename T>
   SYMNET_XINLINE static void Map(int64_t i, T* ga, T* gb, const T* dy, const T* a, const T* b) {
     using A = AccType<T>;
     const A g = static_cast<A>(dy[i]), x = static_cast<A>(a[i]), y = static_cast<A>(b[i]);
-    if (is_div) {
-      AssignReq<req_a>(&ga[i], g / y);
-      AssignReq<req_b>(&gb[i], -g * x / (y * y));
-    } else {
-      AssignReq<req_a>(&ga[i], g * y);
-      AssignReq<req_b>(&gb[i], g * x);
-    }
+    AssignReq<req_a>(&ga[i], g * GRAD::Left(x, y));
+    AssignReq<req_b>(&gb[i], g * GRAD::Right(x, y));
   }
 };
 
-template <bool is_div, typename xpu = cpu>
-void MulDivGradCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlob>& in,
+template <typename GRAD, typename xpu = cpu>
+void BinaryGradCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlob>& in,
                        const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   // a null request on one side still computes the other into its (planned) buffer
   auto r = [](OpReqType q) { return q == kNullOp ? kWriteTo : q; };
   SYMNET_FLOAT_TYPE_SWITCH(out[0].dtype_, T, {
     SYMNET_REQ_SWITCH(r(req[0]), RA, {
       SYMNET_REQ_SWITCH(r(req[1]), RB, {
-        Kernel<MulDivGradKernel<RA, RB, is_div>, xpu>::Launch(out[0].Size(), out[0].dptr<T>(),
-                                                              out[1].dptr<T>(), in[0].dptr<T>(),
-                                                              in[1].dptr<T>(), in[2].dptr<T>());
+        Kernel<BinaryGradKernel<GRAD, RA, RB>, xpu>::Launch(out[0].Size(), out[0].dptr<T>(),
+                                                            out[1].dptr<T>(), in[0].dptr<T>(),
+                                                            in[1].dptr<T>(), in[2].dptr<T>());
       });
     });
   });

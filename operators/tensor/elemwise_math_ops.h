@@ -40,8 +40,8 @@
   X(erf, erf, erf_grad_in, ElemwiseGradUseIn, "Gauss error function.")
 
 /*!
- * \brief Rounding and sign as X(NAME, FORWARD functor, doc): piecewise constant, so their
- *  gradient is zero (NoInputGradients, as MXNet), with no backward op or kernel.
+ * \brief Rounding, sign and logical_not as X(NAME, FORWARD functor, doc): piecewise constant, so
+ * their gradient is zero (NoInputGradients, as MXNet), with no backward op or kernel.
  */
 #define SYMNET_ELEMWISE_ROUNDING_OPS(X)                   \
   X(sign, sign, "Sign: -1, 0 or 1.")                      \
@@ -50,6 +50,7 @@
   X(round, round, "Nearest integer, halves away from 0.") \
   X(rint, rint, "Nearest integer, halves to even.")       \
   X(trunc, trunc, "Integer part, towards zero.")          \
-  X(fix, trunc, "Rounds towards zero, as trunc.")
+  X(fix, trunc, "Rounds towards zero, as trunc.")         \
+  X(logical_not, logical_not, "1 where x is 0, else 0.")
 
 #endif  // SYMNET_OPERATORS_TENSOR_ELEMWISE_MATH_OPS_H_

@@ -9,8 +9,9 @@ namespace ops {
 #define SYMNET_GPU_SCALAR(NAME, FUNCTOR) \
   SYMNET_REGISTER_OP(NAME).set_attr<FCompute>("FCompute<gpu>", ScalarCompute<mathf::FUNCTOR, gpu>);
 SYMNET_SCALAR_OPS(SYMNET_GPU_SCALAR)
-SYMNET_REGISTER_OP(_backward_rdiv_scalar)
-    .set_attr<FCompute>("FCompute<gpu>", ScalarGradCompute<mathf::rdiv_grad, gpu>);
+#define SYMNET_GPU_SCALAR_GRAD(NAME, GRAD) \
+  SYMNET_REGISTER_OP(NAME).set_attr<FCompute>("FCompute<gpu>", ScalarGradCompute<mathf::GRAD, gpu>);
+SYMNET_SCALAR_GRAD_OPS(SYMNET_GPU_SCALAR_GRAD)
 
 }  // namespace ops
 }  // namespace symnet

@@ -51,13 +51,39 @@ void ScalarGradCompute(const NodeAttrs& attrs, const OpContext&, const std::vect
 }
 
 /*! \brief The ops as X(NAME, functor); expanded by elemwise_scalar.cc and elemwise_scalar.cu. */
-#define SYMNET_SCALAR_OPS(X) \
-  X(_plus_scalar, plus)      \
-  X(_minus_scalar, minus)    \
-  X(_rminus_scalar, rminus)  \
-  X(_mul_scalar, mul)        \
-  X(_div_scalar, div)        \
-  X(_rdiv_scalar, rdiv)
+#define SYMNET_SCALAR_OPS(X)              \
+  X(_plus_scalar, plus)                   \
+  X(_minus_scalar, minus)                 \
+  X(_rminus_scalar, rminus)               \
+  X(_mul_scalar, mul)                     \
+  X(_div_scalar, div)                     \
+  X(_rdiv_scalar, rdiv)                   \
+  X(_maximum_scalar, maximum)             \
+  X(_minimum_scalar, minimum)             \
+  X(_power_scalar, power)                 \
+  X(_rpower_scalar, rpower)               \
+  X(_mod_scalar, mod)                     \
+  X(_rmod_scalar, rmod)                   \
+  X(_hypot_scalar, hypot)                 \
+  X(_equal_scalar, equal)                 \
+  X(_not_equal_scalar, not_equal)         \
+  X(_greater_scalar, greater)             \
+  X(_greater_equal_scalar, greater_equal) \
+  X(_lesser_scalar, lesser)               \
+  X(_lesser_equal_scalar, lesser_equal)   \
+  X(_logical_and_scalar, logical_and)     \
+  X(_logical_or_scalar, logical_or)       \
+  X(_logical_xor_scalar, logical_xor)
+
+/*! \brief The backward ops (inputs dy, x) as X(NAME, dy multiplier as a function of (x, s)). */
+#define SYMNET_SCALAR_GRAD_OPS(X)                                \
+  X(_backward_rdiv_scalar, right_partial<mathf::div_grad>)       \
+  X(_backward_maximum_scalar, left_partial<mathf::maximum_grad>) \
+  X(_backward_minimum_scalar, left_partial<mathf::minimum_grad>) \
+  X(_backward_power_scalar, left_partial<mathf::power_grad>)     \
+  X(_backward_rpower_scalar, right_partial<mathf::power_grad>)   \
+  X(_backward_rmod_scalar, right_partial<mathf::mod_grad>)       \
+  X(_backward_hypot_scalar, left_partial<mathf::hypot_grad>)
 
 }  // namespace ops
 }  // namespace symnet

@@ -1,7 +1,8 @@
 /*! \brief The ops that change only the shape: Reshape (with MXNet's special values 0, -1, -2, -3,
- *  -4), Flatten, expand_dims and squeeze. The bytes do not change, so each is a copy (in place
- *  when the planner allows) and their gradient is `_backward_reshape`. */
+ *  -4), Flatten, expand_dims, squeeze and reshape_like. The bytes do not change, so each is a copy
+ *  (in place when the planner allows) and their gradient is `_backward_reshape`. */
 #include "elemwise_kernels.h"
+#include "like_op.h"
 
 namespace symnet {
 namespace ops {
@@ -38,6 +39,29 @@ struct SqueezeParam : public dmlc::Parameter<SqueezeParam> {
   }
 };
 DMLC_REGISTER_PARAMETER(SqueezeParam);
+
+struct ReshapeLikeParam : public dmlc::Parameter<ReshapeLikeParam> {
+  dmlc::optional<int> lhs_begin, lhs_end, rhs_begin, rhs_end;
+  DMLC_DECLARE_PARAMETER(ReshapeLikeParam) {
+    DMLC_DECLARE_FIELD(lhs_begin)
+        .set_default(dmlc::optional<int>())
+        .describe("The first lhs dim replaced (None: 0); negative values count from the back.");
+    DMLC_DECLARE_FIELD(lhs_end)
+        .set_default(dmlc::optional<int>())
+        .describe(
+            "The lhs dim the replaced range stops before (None: lhs's ndim); negative values count "
+            "from the back.");
+    DMLC_DECLARE_FIELD(rhs_begin)
+        .set_default(dmlc::optional<int>())
+        .describe("The first rhs dim copied (None: 0); negative values count from the back.");
+    DMLC_DECLARE_FIELD(rhs_end)
+        .set_default(dmlc::optional<int>())
+        .describe(
+            "The rhs dim the copied range stops before (None: rhs's ndim); negative values count "
+            "from the back.");
+  }
+};
+DMLC_REGISTER_PARAMETER(ReshapeLikeParam);
 
 /*! \brief Resolves MXNet's reshape codes against an input shape (left to right). */
 Shape ResolveReshape(const Shape& target, const Shape& in) {
@@ -161,6 +185,47 @@ bool SqueezeShape(const NodeAttrs& attrs, std::vector<Shape>* in, std::vector<Sh
   return true;
 }
 
+/*!
+ * \brief [begin, end) of reshape_like's range over the `side` input of shape `s`: None is the
+ *  start or the end, negative values count from the back. As in MXNet 1.9.1 the range must be
+ *  inside the dims and not empty.
+ */
+void ReshapeLikeRange(const char* side, const dmlc::optional<int>& begin,
+                      const dmlc::optional<int>& end, const Shape& s, int* b, int* e) {
+  const int nd = s.ndim();
+  *b = begin.has_value() ? begin.value() : 0;
+  *e = end.has_value() ? end.value() : nd;
+  if (*b < 0) *b += nd;
+  if (*e < 0) *e += nd;
+  SYMNET_CHECK(*b >= 0 && *e <= nd && *b < *e)
+      << "reshape_like: " << side << "_begin " << begin << " and " << side << "_end " << end
+      << " do not select a non-empty range of the dims of " << side << " of shape " << s;
+}
+
+bool ReshapeLikeShape(const NodeAttrs& attrs, std::vector<Shape>* in, std::vector<Shape>* out) {
+  const Shape &l = (*in)[0], &r = (*in)[1];
+  if (!l.is_known() || !r.is_known()) return false;
+  const ReshapeLikeParam& p = Param<ReshapeLikeParam>(attrs);
+  int lb = 0, le = 0, rb = 0, re = 0;
+  ReshapeLikeRange("lhs", p.lhs_begin, p.lhs_end, l, &lb, &le);
+  ReshapeLikeRange("rhs", p.rhs_begin, p.rhs_end, r, &rb, &re);
+  // lhs's dims before and after its range stay; the range becomes rhs's range
+  Shape o = Shape::Scalar();
+  for (int d = 0; d < lb; ++d) o.push_back(l[d]);
+  for (int d = rb; d < re; ++d) o.push_back(r[d]);
+  for (int d = le; d < l.ndim(); ++d) o.push_back(l[d]);
+  SYMNET_CHECK(o.Size() == l.Size())
+      << "reshape_like: lhs of shape " << l << " cannot take the shape " << o
+      << " (from rhs of shape " << r << "): they have different sizes";
+  AssignOutShape(out, 0, o);
+  return true;
+}
+
+/*! \brief lhs's gradient is dy in lhs's shape; rhs gets none (only its shape is used). */
+std::vector<NodeEntry> ReshapeLikeGradient(const NodePtr& n, const std::vector<NodeEntry>& g) {
+  return {MakeGradNode("_backward_reshape", n, {g[0]})[0], NoGradient()};
+}
+
 /*! \brief The shape-only ops' gradient: the output gradient's bytes in the input's shape
  *  (`_backward_reshape` takes no attributes, so none are passed). */
 std::vector<NodeEntry> ReshapeGradient(const NodePtr& n, const std::vector<NodeEntry>& g) {
@@ -211,6 +276,22 @@ SYMNET_REGISTER_OP(squeeze)
     .set_attr<FInferType>("FInferType", ElemwiseType)
     .set_attr<FInplaceOption>("FInplaceOption", InplaceIn0Out0)
     .set_attr<FGradient>("FGradient", ReshapeGradient)
+    .set_attr<FCompute>("FCompute<cpu>", CopyCompute) SYMNET_ALSO_GPU(CopyCompute);
+
+SYMNET_REGISTER_OP(reshape_like)
+    .describe(
+        "Gives lhs the shape of rhs (or replaces lhs's dims [lhs_begin, lhs_end) by rhs's dims "
+        "[rhs_begin, rhs_end)) without changing its contents; the sizes must agree.")
+    .set_num_inputs(2)
+    .set_attr_parser(ParamParser<ReshapeLikeParam>)
+    .add_arguments(ParamDocs<ReshapeLikeParam>())
+    .add_argument("lhs", "NDArray-or-Symbol", "The input to reshape.")
+    .add_argument("rhs", "NDArray-or-Symbol", "The array whose shape (or part of it) lhs takes.")
+    .set_attr<FListInputNames>("FListInputNames", LhsRhsNames)
+    .set_attr<FInferShape>("FInferShape", ReshapeLikeShape)
+    .set_attr<FInferType>("FInferType", LhsType)
+    .set_attr<FInplaceOption>("FInplaceOption", InplaceIn0Out0)
+    .set_attr<FGradient>("FGradient", ReshapeLikeGradient)
     .set_attr<FCompute>("FCompute<cpu>", CopyCompute) SYMNET_ALSO_GPU(CopyCompute);
 
 /*! \brief Gradient of any reshape: the same bytes with the forward input's shape. */

@@ -268,11 +268,11 @@ std::vector<DimRange> SliceAxisRanges(const SliceAxisParam& p, const Shape& in) 
   return r;
 }
 
-SliceBox SliceBoxOf(const NodeAttrs& attrs, const Shape& in) {
+SliceBox SliceBoxOf(const NodeAttrs& attrs, const Shape& in, const Shape&) {
   return MakeBox(in, SliceRanges(Param<SliceParam>(attrs), in));
 }
 
-SliceBox SliceAxisBoxOf(const NodeAttrs& attrs, const Shape& in) {
+SliceBox SliceAxisBoxOf(const NodeAttrs& attrs, const Shape& in, const Shape&) {
   return MakeBox(in, SliceAxisRanges(Param<SliceAxisParam>(attrs), in));
 }
 

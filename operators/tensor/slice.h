@@ -1,7 +1,9 @@
 /*!
  * \brief The ops that take a box out of an array: slice (begin/end/step per dim, NumPy's rules),
- *  slice_axis (one axis) and SliceChannel/split (equal parts along one axis). Each forward copies
- *  the box out; each gradient writes the output gradient back into the box (zeros elsewhere).
+ *  slice_axis (one axis), slice_like (the leading corner of another array's shape) and
+ *  SliceChannel/split (equal parts along one axis). Each forward copies the box out; each
+ *  gradient writes the output gradient back into the box (zeros elsewhere). diag's diagonals
+ *  are boxes too (diag.h).
  *
  *  A box is described once (SliceBox: per-dim counts and strides into the whole array) and
  *  copied by BoxCopy<xpu>: on the CPU by rows (slice.cc), contiguous rows as plain loops the
@@ -59,6 +61,17 @@ struct SliceAxisParam : public dmlc::Parameter<SliceAxisParam> {
     DMLC_DECLARE_FIELD(end).describe(
         "The index the slice stops before; None is the axis' length, negative values count "
         "from the back. Unlike slice, an out-of-range or empty range is an error (as MXNet).");
+  }
+};
+
+struct SliceLikeParam : public dmlc::Parameter<SliceLikeParam> {
+  Shape axes;
+  DMLC_DECLARE_PARAMETER(SliceLikeParam) {
+    DMLC_DECLARE_FIELD(axes)
+        .set_default(Shape::Scalar())
+        .describe(
+            "The axes to cut to shape_like's length (negative values count from the back); "
+            "empty: every axis, and then data and shape_like must have the same number of dims.");
   }
 };
 
@@ -120,10 +133,13 @@ std::vector<DimRange> SliceAxisRanges(const SliceAxisParam& p, const Shape& in);
 /*! \brief The split axis in [0, ndim), checked. */
 int SplitAxis(const SplitParam& p, const Shape& in);
 
-/*! \brief The box of a node's forward input `in` (slice or slice_axis, from the node's params). */
-using BoxOfFn = SliceBox (*)(const NodeAttrs& attrs, const Shape& in);
-SliceBox SliceBoxOf(const NodeAttrs& attrs, const Shape& in);
-SliceBox SliceAxisBoxOf(const NodeAttrs& attrs, const Shape& in);
+/*! \brief The box of an op's forward input `whole` whose elements make up `part`, the forward
+ *  output (from the node's params; slice_like needs only the two shapes). */
+using BoxOfFn = SliceBox (*)(const NodeAttrs& attrs, const Shape& whole, const Shape& part);
+SliceBox SliceBoxOf(const NodeAttrs& attrs, const Shape& whole, const Shape& part);
+SliceBox SliceAxisBoxOf(const NodeAttrs& attrs, const Shape& whole, const Shape& part);
+/*! \brief slice_like's box: the leading corner of `whole` of `part`'s shape. */
+SliceBox CornerBoxOf(const NodeAttrs& attrs, const Shape& whole, const Shape& part);
 /*! \brief Part k of a split of `in`. */
 SliceBox SplitBox(const SplitParam& p, const Shape& in, int k);
 
@@ -165,13 +181,16 @@ void BoxCopy(const TBlob& whole, const SliceBox& b, const TBlob& part, bool to_w
 template <>
 void BoxCopy<cpu>(const TBlob& whole, const SliceBox& b, const TBlob& part, bool to_whole,
                   OpReqType req);
+// instantiated once, in slice.cu, for every .cu file that copies boxes
+extern template void BoxCopy<gpu>(const TBlob& whole, const SliceBox& b, const TBlob& part,
+                                  bool to_whole, OpReqType req);
 
-/*! \brief Forward of slice / slice_axis: the box of the input. */
+/*! \brief Forward of slice / slice_axis / slice_like: the box of the input. */
 template <typename xpu, BoxOfFn box_of>
 void BoxForward(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>& in,
                 const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   if (req[0] == kNullOp) return;
-  BoxCopy<xpu>(in[0], box_of(attrs, in[0].shape_), out[0], false, req[0]);
+  BoxCopy<xpu>(in[0], box_of(attrs, in[0].shape_, out[0].shape_), out[0], false, req[0]);
 }
 
 /*! \brief Their gradient (input dy, output dx of the forward input's shape): dy into the box and
@@ -180,7 +199,7 @@ template <typename xpu, BoxOfFn box_of>
 void BoxBackward(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>& in,
                  const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   if (req[0] == kNullOp) return;
-  const SliceBox b = box_of(attrs, out[0].shape_);
+  const SliceBox b = box_of(attrs, out[0].shape_, in[0].shape_);
   if (req[0] != kAddTo) ZeroBlob(out[0]);
   BoxCopy<xpu>(out[0], b, in[0], true, req[0] == kAddTo ? kAddTo : kWriteTo);
 }

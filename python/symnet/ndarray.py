@@ -6,7 +6,7 @@ import builtins
 
 import numpy as np
 
-from . import _core
+from . import _binary_ops, _core
 from .base import dtype_name, numeric_types, integer_types, numpy_dtype, param_str
 from .context import Context, current_context
 
@@ -206,6 +206,20 @@ class NDArray:
     def __neg__(self):
         return _invoke("negative", {}, [self])
 
+    def __imod__(self, o):
+        return self._binary(o, "_mod", "broadcast_mod", "_mod_scalar", out=self)
+
+    def __bool__(self):
+        # MXNet's rule: an empty array is False, one element is its value, more are ambiguous
+        if self.size == 0:
+            return False
+        if self.size == 1:
+            return bool(self.asnumpy().reshape(-1)[0])
+        raise ValueError("The truth value of an NDArray with %d elements is ambiguous; use "
+                         "(a == b).asnumpy().all() or .any()" % self.size)
+
+    __hash__ = object.__hash__  # the comparison operators below return arrays
+
 
 
 def _invoke(op, params, inputs, out=None):
@@ -215,6 +229,25 @@ def _invoke(op, params, inputs, out=None):
         return out
     res = [NDArray(h) for h in res]
     return res[0] if len(res) == 1 else res
+
+
+# ---- maximum, power, modulo, equal, greater, ... and their operators (**, %, ==, >, ...) ------
+def _apply_binary(op, scalar, arrays):
+    if scalar is None:
+        same, broadcast = op
+        return _invoke(same if arrays[0].shape == arrays[1].shape else broadcast, {}, arrays)
+    return _invoke(op, {"scalar": param_str(float(scalar))}, arrays)
+
+
+def _is_array(x):
+    return isinstance(x, NDArray)
+
+
+for _name in _binary_ops.BINARY:
+    globals()[_name] = _binary_ops.make_function(_name, _is_array, numeric_types, _apply_binary)
+for _method, _fname, _swapped in _binary_ops.OPERATORS:
+    setattr(NDArray, _method, _binary_ops.make_operator(globals()[_fname], _swapped, _is_array,
+                                                        numeric_types))
 
 
 # ---- creation -------------------------------------------------------------------------------
@@ -257,8 +290,14 @@ def array(source_array, ctx=None, dtype=None):
     return NDArray(_core.from_numpy(src, name, _ctx(ctx)))
 
 
-def arange(start, stop=None, step=1.0, repeat=1, ctx=None, dtype=None):
-    return array(np.repeat(np.arange(start, stop, step), repeat), ctx=ctx, dtype=dtype)
+def arange(start, stop=None, step=1.0, repeat=1, infer_range=None, ctx=None, dtype=None):
+    """MXNet's nd.arange, through the _arange op: start + (i // repeat) * step, computed in dtype
+    (float32 by default; an integer dtype truncates start and step first), [0, start) without
+    stop. infer_range is accepted and ignored, as MXNet 1.9.1 does imperatively."""
+    params = {"start": param_str(start), "stop": "None" if stop is None else param_str(stop),
+              "step": param_str(step), "repeat": param_str(repeat), "infer_range": "False",
+              "ctx": str(ctx or current_context()), "dtype": dtype_name(dtype) or "float32"}
+    return _invoke("_arange", params, [])
 
 
 def save(fname, data):

@@ -7,7 +7,7 @@ import json
 import warnings
 
 
-from . import _core
+from . import _binary_ops, _core
 from .base import MXNetError, dtype_name, numeric_types, numpy_dtype, param_str
 from .context import current_context
 from .name import NameManager
@@ -232,6 +232,28 @@ class Symbol:
     def __neg__(self):
         return self.__mul__(-1.0)
 
+    __hash__ = object.__hash__  # the comparison operators below return symbols
+
+
+# ---- maximum, power, hypot and the operators **, %, ==, >, ... (same-shape ops, as MXNet) ---
+def _apply_binary(op, scalar, symbols):
+    if scalar is None:
+        return _compose(op[0], None, {}, symbols, {}, None)
+    return _compose(op, None, {"scalar": param_str(float(scalar))}, symbols, {}, None)
+
+
+def _is_symbol(x):
+    return isinstance(x, Symbol)
+
+
+for _name in ("maximum", "minimum", "power", "hypot"):
+    globals()[_name] = _binary_ops.make_function(_name, _is_symbol, numeric_types, _apply_binary)
+pow = globals()["power"]  # MXNet's mx.sym.pow
+for _method, _fname, _swapped in _binary_ops.OPERATORS:
+    setattr(Symbol, _method, _binary_ops.make_operator(
+        _binary_ops.make_function(_fname, _is_symbol, numeric_types, _apply_binary), _swapped,
+        _is_symbol, numeric_types))
+
 
 def _grad_req_args(grad_req, arg_names):
     if isinstance(grad_req, str):
@@ -316,6 +338,31 @@ def load_json(json_str):
 def load(fname):
     """A symbol from an MXNet symbol JSON file."""
     return Symbol(_core.Symbol.load(fname))
+
+
+# ---- creation: MXNet's mx.sym.zeros/ones/full/arange, the _zeros/_ones/_full/_arange ops --------
+# (those functions come from the registry, below; the dtype is written into the JSON, as MXNet's)
+def zeros(shape, dtype=None, **kwargs):
+    """A symbol of zeros of `shape` (float32 unless dtype says otherwise)."""
+    return globals()["_zeros"](shape=shape, dtype=dtype_name(dtype) or "float32", **kwargs)
+
+
+def ones(shape, dtype=None, **kwargs):
+    """A symbol of ones of `shape` (float32 unless dtype says otherwise)."""
+    return globals()["_ones"](shape=shape, dtype=dtype_name(dtype) or "float32", **kwargs)
+
+
+def full(shape, val, dtype=None, **kwargs):
+    """A symbol of `shape` filled with `val` (float32 unless dtype says otherwise)."""
+    return globals()["_full"](shape=shape, dtype=dtype_name(dtype) or "float32", value=float(val),
+                              **kwargs)
+
+
+def arange(start, stop=None, step=1.0, repeat=1, infer_range=False, name=None, dtype=None):
+    """start, start + step, ... before stop, each `repeat` times; [0, start) without stop."""
+    return globals()["_arange"](start=start, stop=stop, step=step, repeat=repeat,
+                                infer_range=infer_range, name=name,
+                                dtype=dtype_name(dtype) or "float32")
 
 
 from ._op_gen import populate as _populate  # noqa: E402

@@ -1,4 +1,6 @@
 /*! \brief Imperative op invocation: parse, infer, allocate, run. */
+#include <string>
+
 #include "src/device/device_ops.h"
 #include "symnet/executor.h"
 #include "symnet/imperative.h"
@@ -6,6 +8,29 @@
 #include "symnet/pass.h"
 
 namespace symnet {
+
+namespace {
+
+/*! \brief A device as MXNet's Context prints it: "cpu(0)", "gpu(1)", "cpu_pinned(0)" (a CPU). */
+Device DeviceFromText(const std::string& text) {
+  const size_t open = text.find('(');
+  const std::string type = text.substr(0, open);
+  int id = 0;
+  bool ok = type == "cpu" || type == "gpu" || type == "cpu_pinned";
+  if (ok && open != std::string::npos) {
+    size_t used = 0;
+    try {
+      id = std::stoi(text.substr(open + 1), &used);
+    } catch (const std::exception&) {
+      ok = false;
+    }
+    ok = ok && id >= 0 && text.compare(open + 1 + used, std::string::npos, ")") == 0;
+  }
+  SYMNET_CHECK(ok) << "ctx '" << text << "' is not a device; expected cpu(N) or gpu(N)";
+  return type == "gpu" ? Device::GPU(id) : Device::CPU(id);
+}
+
+}  // namespace
 
 std::vector<NDArray> Invoke(const std::string& op_name,
                             const std::map<std::string, std::string>& params,
@@ -34,9 +59,14 @@ std::vector<NDArray> Invoke(const std::string& op_name,
         << where << ": input " << i << " is on " << a.device() << " but input 0 on " << dev
         << "; copy the inputs to one device first (copyto)";
   }
-  if (inputs.empty())
+  if (inputs.empty()) {
+    // an op without inputs (_zeros, _arange) is told its device by its ctx attribute, as MXNet's;
+    // an output array given to it decides instead
+    auto ctx_attr = dict.find("ctx");
+    if (ctx_attr != dict.end() && !ctx_attr->second.empty()) dev = DeviceFromText(ctx_attr->second);
     for (const auto& o : outputs)
       if (!o.is_none()) dev = o.device();
+  }
   for (uint32_t i = 0; i < nout; ++i) {
     if (outputs[i].is_none()) continue;
     SYMNET_CHECK(outputs[i].device() == dev) << where << ": output " << i << " is on "
@@ -48,6 +78,11 @@ std::vector<NDArray> Invoke(const std::string& op_name,
     const auto* fs = op->attr<FInferShape>("FInferShape");
     SYMNET_CHECK(fs) << "no shape rule";
     (*fs)(n->attrs, &in_shapes, &out_shapes);
+    // what the op's rule leaves open, its fallback may settle (see src/pass/infer_attr.cc)
+    const auto* fallback = op->attr<FInferShape>("FInferShapeFallback");
+    bool open = false;
+    for (const auto& s : out_shapes) open = open || !s.is_known();
+    if (fallback != nullptr && open) (*fallback)(n->attrs, &in_shapes, &out_shapes);
     if (const auto* ft = op->attr<FInferType>("FInferType")) {
       (*ft)(n->attrs, &in_types, &out_types);
     } else {

@@ -148,9 +148,42 @@ size_t InferAttr(const IndexedGraph& g, std::vector<typename Tr::T>* values) {
   return unknown;
 }
 
+/*!
+ * \brief After the fixed point, the ops that have an "FInferShapeFallback" (an FInferShape:
+ *  the creation ops, whose 0 dims yield to the graph but are 0 when nothing decides them) settle
+ *  their outputs still unknown; then inference runs once more from there.
+ */
+bool ApplyShapeFallbacks(const IndexedGraph& g, std::vector<Shape>* shapes) {
+  bool changed = false;
+  for (uint32_t nid = 0; nid < g.num_nodes(); ++nid) {
+    const Node& n = g.node(nid);
+    if (n.is_variable()) continue;
+    const auto* fallback = n.op()->attr<FInferShape>("FInferShapeFallback");
+    if (fallback == nullptr) continue;
+    std::vector<Shape> in, out;
+    for (const auto& e : g[nid].inputs) in.push_back((*shapes)[g.entry_id(e)]);
+    bool open = false;
+    for (uint32_t i = 0; i < n.num_outputs(); ++i) {
+      out.push_back((*shapes)[g.entry_id(nid, i)]);
+      open = open || !out.back().is_known();
+    }
+    if (!open) continue;
+    (*fallback)(n.attrs, &in, &out);  // whatever it settled counts, even if not everything
+    for (uint32_t i = 0; i < n.num_outputs(); ++i) {
+      Shape& slot = (*shapes)[g.entry_id(nid, i)];
+      const Shape before = slot;
+      ShapeAssign(&slot, out[i]);
+      changed = changed || !(before == slot);
+    }
+  }
+  return changed;
+}
+
 }  // namespace
 
 size_t InferShapes(const IndexedGraph& g, std::vector<Shape>* shapes) {
+  const size_t unknown = InferAttr<ShapeTraits>(g, shapes);
+  if (unknown == 0 || !ApplyShapeFallbacks(g, shapes)) return unknown;
   return InferAttr<ShapeTraits>(g, shapes);
 }
 

@@ -104,6 +104,30 @@ def slicing():
         {"data": (4, 6, 10)}
 
 
+def index_ops():
+    """where (a data-dependent condition, a 1-D one, a one_hot one), take (indices from _arange;
+    wrap-mode indices from an input), pick (also with a _zeros index whose 0 dim, MXNet 1.x's
+    unknown dim, the graph fills in), slice_like, diag (a vector's matrix, a 3-D array's
+    diagonals) and shape_array, around an FC so the model has parameters. The indices of take,
+    pick and one_hot come from the label input: the integers 0..9, some out of range."""
+    x = mx.sym.Variable("data")  # (4, 6)
+    fc = mx.sym.FullyConnected(x, num_hidden=5, name="fc")  # (4, 5)
+    cls = mx.sym.Variable("cls_label")  # (4,): integers 0..9, the generator's labels
+    sel = mx.sym.where(mx.sym.relu(x), x * 2.0, mx.sym.tanh(x), name="sel")
+    rows = mx.sym.where(mx.sym.relu(mx.sym.sum(fc, axis=1)), fc, fc * 0.1, name="rows")
+    hot = mx.sym.where(mx.sym.one_hot(cls, depth=5), fc, fc * -0.5, name="hot")
+    first = mx.sym.pick(fc, mx.sym.zeros((0,), dtype="int32", name="zero_idx"), axis=1, name="first")
+    cols = mx.sym.take(fc, mx.sym.arange(4, -1, -2, dtype="int32"), axis=1, name="cols")
+    wrap = mx.sym.take(x, cls, axis=0, mode="wrap", name="wrap")
+    picked = mx.sym.pick(fc, cls, axis=1, name="picked")  # clip: labels past 4 pick column 4
+    cut = mx.sym.slice_like(x, fc, axes=(1,), name="cut")
+    dmat = mx.sym.diag(picked, k=-1, name="dmat")
+    dvec = mx.sym.diag(mx.sym.reshape(sel, shape=(2, 2, 6)), k=1, axis1=0, axis2=2, name="dvec")
+    shape = mx.sym.Cast(mx.sym.shape_array(wrap), dtype="float32", name="shape")
+    return mx.sym.Group([sel, rows, hot, first, cols, wrap, picked * 2.0, cut, dmat, dvec, shape]), \
+        {"data": (4, 6), "cls_label": (4,)}
+
+
 # (op, domain) as MORE_UNARY_MATH in tests/python/test_operator.py
 UNARY_MATH_OPS = [
     ("sin", "any"), ("cos", "any"), ("tan", "unit"), ("arcsin", "unit"), ("arccos", "unit"), ("arctan", "any"),
@@ -134,6 +158,67 @@ def unary_math():
         outs.append(getattr(mx.sym, op)(x, name=op))
     outs.append(mx.sym.FullyConnected(raw["sin"], num_hidden=2, name="fc"))
     return mx.sym.Group(outs), shapes
+
+
+def binary_math():
+    """maximum, minimum, power, mod and hypot in their same-shape, broadcast and scalar forms, and
+    the comparisons and logical ops as 0/1 masks that multiply an input (their values count in the
+    outputs, their zero gradients in the inputs'); an FC so the model has a parameter."""
+    a, b, c = mx.sym.Variable("a"), mx.sym.Variable("b"), mx.sym.Variable("c")  # (3, 4), (3, 4), (1, 4)
+    pos, away = mx.sym.abs(a) + 0.5, mx.sym.abs(b) + 0.5  # a power's base; a divisor away from 0
+    internal = mx.sym._internal
+    outs = [mx.sym.maximum(a, b), mx.sym.minimum(a, 0.2), mx.sym.broadcast_maximum(a, c),
+            mx.sym.broadcast_minimum(c, b), mx.sym.maximum(-0.1, b),
+            mx.sym.power(pos, b), pos ** 1.5, 2 ** b, mx.sym.broadcast_power(pos, c),
+            a % away, a % -0.7, 1.3 % away, mx.sym.broadcast_mod(c, away),
+            mx.sym.hypot(a, b), mx.sym.broadcast_hypot(a, c), mx.sym.hypot(a, 0.6),
+            (a > b) * a, (b <= 0.3) * a, (0.1 < a) * b, mx.sym.broadcast_greater_equal(a, c) * b,
+            mx.sym.broadcast_not_equal(a, c) + mx.sym.broadcast_equal(b, c) * a,
+            internal._logical_xor(a > 0, b > 0) * b,
+            mx.sym.broadcast_logical_and(a > 0, c > 0) * b, mx.sym.broadcast_logical_or(a > 0.5, c < 0) * a,
+            mx.sym.logical_not(a > 0) * b, internal._logical_or_scalar(a, scalar=0) * b,
+            mx.sym.FullyConnected(a, num_hidden=2, name="fc")]
+    return mx.sym.Group(outs), {"a": (3, 4), "b": (3, 4), "c": (1, 4)}
+
+
+def shape_ops():
+    """broadcast_to (0 keeps a dim), broadcast_like (whole shape and lhs_axes/rhs_axes),
+    broadcast_axis and broadcast_axes, tile, repeat (an axis and flattened), reverse and flip,
+    stack, SwapAxis and swapaxes, reshape_like (whole and with ranges), around an FC so the model
+    has a parameter; the rhs of broadcast_like and reshape_like get MXNet's zero gradients."""
+    x = mx.sym.Variable("data")  # (2, 3, 4)
+    fc = mx.sym.FullyConnected(x, num_hidden=4, name="fc")  # (2, 4)
+    col = mx.sym.reshape(fc, shape=(2, 4, 1))
+    outs = [mx.sym.broadcast_to(mx.sym.expand_dims(fc, axis=1), shape=(0, 3, 0), name="bto"),
+            mx.sym.broadcast_like(mx.sym.slice_axis(x, axis=1, begin=0, end=1), x, name="blike"),
+            mx.sym.broadcast_like(col, x, lhs_axes=(2,), rhs_axes=(1,), name="blike_axes"),
+            mx.sym.broadcast_axis(mx.sym.reshape(fc, shape=(1, 2, 4)), axis=0, size=3, name="baxis"),
+            mx.sym.broadcast_axes(col, axis=(2,), size=(2,), name="baxes"),
+            mx.sym.tile(x, reps=(2, 1, 2), name="tile"), mx.sym.tile(fc, reps=(3,), name="tile_fc"),
+            mx.sym.repeat(x, repeats=2, axis=-1, name="rep"), mx.sym.repeat(fc, repeats=3, name="rep_flat"),
+            mx.sym.reverse(x, axis=(0, 2), name="rev"), mx.sym.flip(fc, axis=1, name="flip"),
+            mx.sym.stack(x, x * 2.0, axis=1, name="stack"), mx.sym.stack(fc, fc, fc, axis=-1, name="stack_fc"),
+            mx.sym.SwapAxis(x, dim1=0, dim2=2, name="swap"), mx.sym.swapaxes(col, dim1=1, dim2=-1, name="swapaxes"),
+            mx.sym.reshape_like(x, mx.sym.tile(fc, reps=(1, 3)), name="rlike"),
+            mx.sym.reshape_like(x, mx.sym.repeat(fc, repeats=3, axis=0), lhs_begin=0, lhs_end=2, rhs_begin=0,
+                                rhs_end=1, name="rlike_range")]
+    return mx.sym.Group(outs), {"data": (2, 3, 4)}
+
+
+def reductions():
+    """max, min, prod, nansum, nanprod over axes (keepdims, exclude, the _axis aliases), norm (ord 1
+    and 2, over all, one and two axes) and the searches argmax, argmin, argmax_channel; an FC so
+    the model has a parameter."""
+    x = mx.sym.Variable("data")  # (3, 4, 5)
+    near_one = mx.sym.abs(x) * 0.3 + 0.7  # products of terms near 1 stay in range
+    outs = [mx.sym.max(x, axis=1), mx.sym.min(x, axis=(0, 2), keepdims=True), mx.sym.max_axis(x, axis=-1),
+            mx.sym.min_axis(x, axis=1, exclude=True), mx.sym.prod(near_one, axis=2),
+            mx.sym.nansum(x, axis=0), mx.sym.nanprod(near_one, axis=(0, 1)), mx.sym.norm(x),
+            mx.sym.norm(x, ord=1, axis=2), mx.sym.norm(x, axis=(0, 1), keepdims=True),
+            mx.sym.argmax(x, axis=1), mx.sym.argmin(x), mx.sym.argmax(x, axis=2, keepdims=True),
+            mx.sym.BlockGrad(mx.sym.argmax_channel(x)),  # MXNet registers no gradient for it
+            mx.sym.FullyConnected(x, num_hidden=2, name="fc")]
+    return mx.sym.Group(outs), {"data": (3, 4, 5)}
 
 
 def nhwc_conv(x, name, twin, **kw):
@@ -334,7 +419,9 @@ def main():
     os.makedirs(OUT, exist_ok=True)
     manifest = {"mxnet": mx.__version__, "numpy": np.__version__, "models": {}}
     symbolic = {"mlp": mlp, "lenet": lenet, "mixed": mixed, "nhwc": nhwc, "clip": clip,
-                "unary_math": unary_math, "matmul": matmul, "slicing": slicing}
+                "unary_math": unary_math, "matmul": matmul, "slicing": slicing,
+                "binary_math": binary_math, "reductions": reductions, "shape_ops": shape_ops,
+                "index_ops": index_ops}
     for name, build in symbolic.items():
         sym, shapes = build()
         run_sym = build(twin=True)[0] if name == "nhwc" else None

@@ -28,6 +28,13 @@ SCALAR = ["_div_scalar", "_minus_scalar", "_mul_scalar", "_plus_scalar", "_rdiv_
           "_rminus_scalar"]
 BINARY_SAME = ["elemwise_add", "elemwise_div", "elemwise_mul", "elemwise_sub"]
 BROADCAST = ["broadcast_add", "broadcast_div", "broadcast_mul", "broadcast_sub"]
+# the binary math and comparison ops in their three forms (test_operator_binary.py's tables)
+_BINARY_MATH = ["maximum", "minimum", "power", "mod", "hypot", "equal", "not_equal", "greater",
+                "greater_equal", "lesser", "lesser_equal", "logical_and", "logical_or", "logical_xor"]
+UNARY += ["logical_not"]
+SCALAR += ["_%s_scalar" % n for n in _BINARY_MATH] + ["_rpower_scalar", "_rmod_scalar"]
+BINARY_SAME += ["_" + n for n in _BINARY_MATH]
+BROADCAST += ["broadcast_" + n for n in _BINARY_MATH]
 
 CASES = {}
 for _op in UNARY:
@@ -64,6 +71,17 @@ CASES.update({
     "softmax": ({"data": _f(0, 3)}, {}),
     "mean": ({"data": _f(0, 3)}, {"axis": (0,)}),
     "sum": ({"data": _f(0, 3)}, {"axis": (0,)}),
+    # reductions of an empty axis give their identity (max -inf, prod 1, ...); the searches need a
+    # non-empty axis, so their batch is empty instead
+    "max": ({"data": _f(0, 3)}, {"axis": (0,)}),
+    "min": ({"data": _f(0, 3)}, {"axis": (0,)}),
+    "prod": ({"data": _f(0, 3)}, {"axis": (0,)}),
+    "nansum": ({"data": _f(0, 3)}, {"axis": (0,)}),
+    "nanprod": ({"data": _f(0, 3)}, {"axis": (0,)}),
+    "norm": ({"data": _f(0, 3)}, {"axis": (0,)}),
+    "argmax": ({"data": _f(0, 3)}, {"axis": 1}),
+    "argmin": ({"data": _f(0, 3)}, {"axis": -1}),
+    "argmax_channel": ({"data": _f(0, 3)}, {}),
     "softmax_cross_entropy": ({"data": _f(0, 3), "label": _f(0)}, {}),
     "transpose": ({"data": _f(0, 3, 2)}, {"axes": (2, 0, 1)}),
     "expand_dims": ({"data": _f(0, 3)}, {"axis": 1}),
@@ -72,6 +90,31 @@ CASES.update({
     "slice_axis": ({"data": _f(0, 5)}, {"axis": 1, "begin": 1, "end": -1}),
     "SliceChannel": ({"data": _f(0, 6)}, {"num_outputs": 3, "axis": 1}),
     "multi_all_finite": ({"arg0": _f(0, 3), "arg1": _f(2, 0)}, {"num_arrays": 2}),
+    # the broadcast, tile/repeat, reverse, stack, SwapAxis and reshape_like ops
+    # (test_operator_shape.py)
+    "broadcast_to": ({"data": _f(0, 1)}, {"shape": (0, 4)}),
+    "broadcast_like": ({"lhs": _f(0, 1), "rhs": _f(0, 3)}, {}),
+    "broadcast_axis": ({"data": _f(0, 1, 2)}, {"axis": (1,), "size": (3,)}),
+    "tile": ({"data": _f(0, 3)}, {"reps": (2, 2)}),
+    "repeat": ({"data": _f(0, 3)}, {"repeats": 2, "axis": 1}),
+    "reverse": ({"data": _f(0, 3)}, {"axis": (0, 1)}),
+    "stack": ({"arg0": _f(0, 3), "arg1": _f(0, 3)}, {"num_args": 2, "axis": 1}),
+    "SwapAxis": ({"data": _f(0, 3, 2)}, {"dim1": 0, "dim2": 2}),
+    "reshape_like": ({"lhs": _f(0, 6), "rhs": _f(3, 0, 2)}, {}),
+    # the indexing, diag, shape and creation ops (test_operator_index.py); the index arrays here
+    # hold values in [0.5, 1.5), which truncate to 0 or 1
+    "where": ({"condition": _f(0, 3), "x": _f(0, 3), "y": _f(0, 3)}, {}),
+    "take": ({"a": _f(0, 3), "indices": _f(2,)}, {"axis": 1}),
+    "pick": ({"data": _f(0, 3), "index": _f(0,)}, {"axis": 1}),
+    "one_hot": ({"indices": _f(0,)}, {"depth": 3}),
+    "slice_like": ({"data": _f(0, 5), "shape_like": _f(0, 2)}, {}),
+    "diag": ({"data": _f(0, 3)}, {}),
+    "shape_array": ({"data": _f(0, 3)}, {}),
+    "size_array": ({"data": _f(0, 3)}, {}),
+    "_zeros": ({}, {"shape": (0, 3)}),
+    "_ones": ({}, {"shape": (2, 0)}),
+    "_full": ({}, {"shape": (0,), "value": 2.0}),
+    "_arange": ({}, {"start": 1, "stop": 1}),
     # optimizer updates of an empty weight (a zero-size parameter, e.g. an unused embedding)
     "sgd_update": ({"weight": _f(0,), "grad": _f(0,)}, {"lr": 0.1}),
     "sgd_mom_update": ({"weight": _f(0,), "grad": _f(0,), "mom": _f(0,)}, {"lr": 0.1, "momentum": 0.9}),
@@ -101,6 +144,12 @@ CASES.update({
 REDUCTION_CHECKS = {
     "sum": lambda outs: np.testing.assert_array_equal(outs[0], np.zeros(3)),
     "mean": lambda outs: np.testing.assert_array_equal(np.isnan(outs[0]), np.ones(3, bool)),
+    "max": lambda outs: np.testing.assert_array_equal(outs[0], np.full(3, -np.inf)),
+    "min": lambda outs: np.testing.assert_array_equal(outs[0], np.full(3, np.inf)),
+    "prod": lambda outs: np.testing.assert_array_equal(outs[0], np.ones(3)),
+    "nansum": lambda outs: np.testing.assert_array_equal(outs[0], np.zeros(3)),
+    "nanprod": lambda outs: np.testing.assert_array_equal(outs[0], np.ones(3)),
+    "norm": lambda outs: np.testing.assert_array_equal(outs[0], np.zeros(3)),
     "all_finite": lambda outs: np.testing.assert_array_equal(outs[0], [1.0]),
     "multi_all_finite": lambda outs: np.testing.assert_array_equal(outs[0], [1.0]),
     "softmax_cross_entropy": lambda outs: np.testing.assert_array_equal(outs[0], [0.0]),

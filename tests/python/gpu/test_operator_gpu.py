@@ -18,12 +18,21 @@ from test_amp_ops import *  # noqa: F401,F403
 from test_optimizer import *  # noqa: F401,F403
 from test_operator_dot import *  # noqa: F401,F403
 from test_operator_slice import *  # noqa: F401,F403
+from test_operator_index import *  # noqa: F401,F403
+from test_operator_shape import *  # noqa: F401,F403
+from test_operator_binary import *  # noqa: F401,F403
+from test_operator_reduce import *  # noqa: F401,F403
 from test_operator import (ACTIVATIONS, BROADCAST_BINARY, CLIP_CASES, ELEMWISE_BINARY, MORE_UNARY_MATH,
                            REDUCE_CASES, REDUCE_OPS, TRANSPOSE_CASES, UNARY_MATH, in_domain,
                            EXPAND_SQUEEZE_CASES)
 from test_operator_dot import BATCH_DOT_CASES, DOT_CASES
 from test_operator_slice import BOX_CASES, SPLIT_CASES
+from test_operator_shape import SHAPE_CASES, shape_case_id, shape_case_symbol
+from test_operator_reduce import AXES_REDUCE_CASES, NORM_CASES, SEARCH_CASES, distinct
+from test_operator_binary import ALL as BINARY_MATH, SCALARS as BINARY_SCALARS, operands as binary_operands
 from test_operator_nn import CONV_CASES, LEAKY_ACTS, POOL_CASES
+from test_operator_index import (ARANGE_CASES, DIAG_CASES, ONE_HOT_CASES, PICK_CASES, SLICE_LIKE_CASES,
+                                 TAKE_CASES, WHERE_CASES, pick_case, slice_like_case, take_case, where_case)
 
 FLOAT_TYPES = ["float64", "float32", "float16", "bfloat16"]
 
@@ -317,3 +326,109 @@ def test_slice_and_slice_axis_gpu_match_cpu(op, shape, kw):
 @pytest.mark.parametrize("shape,op,kw", SPLIT_CASES)
 def test_split_gpu_matches_cpu(shape, op, kw):
     check_consistency(getattr(mx.sym, op)(mx.sym.var("data"), **kw), both(data=shape))
+
+
+@pytest.mark.parametrize("case", SHAPE_CASES, ids=shape_case_id)
+def test_shape_op_gpu_matches_cpu(case):
+    """broadcast_to/like/axis, tile, repeat, reverse, stack, SwapAxis and reshape_like."""
+    sym, shapes = shape_case_symbol(*case)
+    check_consistency(sym, both(**shapes))
+
+
+@pytest.mark.parametrize("name", sorted(BINARY_MATH))
+def test_binary_math_gpu_matches_cpu(name):
+    """Same-shape, broadcast and scalar forms, on operands inside each op's domain (16-bit
+    representable, so every dtype sees the same values)."""
+    for op, sa, sb in (("_" + name, (3, 4), (3, 4)), ("broadcast_" + name, (3, 1, 4), (1, 5, 4))):
+        a, b = binary_operands(name, sa, sb)
+        params = {"a": a.astype(np.float16).astype(np.float64), "b": b.astype(np.float16).astype(np.float64)}
+        check_consistency(getattr(mx.sym, op)(mx.sym.var("a"), mx.sym.var("b")), both(a=sa, b=sb),
+                          arg_params=params)
+    a = binary_operands(name, (3, 4), (3, 4))[0].astype(np.float16).astype(np.float64)
+    ops = ["_%s_scalar" % name] + (["_r%s_scalar" % name] if name in ("power", "mod") else [])
+    for op in ops:
+        x = np.abs(a) + 0.5 if op == "_rpower_scalar" else a
+        check_consistency(getattr(mx.sym, op)(mx.sym.var("x"), scalar=BINARY_SCALARS[name]), both(x=(3, 4)),
+                          arg_params={"x": x})
+
+
+def test_logical_not_gpu_matches_cpu():
+    check_consistency(mx.sym.logical_not(mx.sym.round(mx.sym.var("x"))), both(x=(4, 5)))
+
+
+# ---- where, take, pick, slice_like, diag (test_operator_index.py's tables); index arrays and
+# conditions are fixed (arg_params), since random values would round differently per dtype
+@pytest.mark.parametrize("cshape,xshape", WHERE_CASES)
+def test_where_gpu_matches_cpu(cshape, xshape):
+    sym, loc, _ = where_case(cshape, xshape)
+    check_consistency(sym, both(condition=cshape, x=xshape, y=xshape), arg_params={"condition": loc["condition"]})
+
+
+@pytest.mark.parametrize("shape,idx,kw", TAKE_CASES)
+def test_take_gpu_matches_cpu(shape, idx, kw):
+    sym, loc, _, _ = take_case(shape, idx, kw)
+    check_consistency(sym, both(a=shape, indices=np.shape(idx)), arg_params={"indices": loc["indices"]})
+
+
+@pytest.mark.parametrize("shape,kw,idx", PICK_CASES)
+def test_pick_gpu_matches_cpu(shape, kw, idx):
+    sym, loc, _, _ = pick_case(shape, kw, idx)
+    check_consistency(sym, both(data=shape, index=np.shape(idx)), arg_params={"index": loc["index"]})
+
+
+@pytest.mark.parametrize("shape,like,axes", SLICE_LIKE_CASES)
+def test_slice_like_gpu_matches_cpu(shape, like, axes):
+    sym = slice_like_case(shape, like, axes)[0]
+    check_consistency(sym, both(data=shape, shape_like=like))
+
+
+@pytest.mark.parametrize("shape,kw", DIAG_CASES)
+def test_diag_gpu_matches_cpu(shape, kw):
+    check_consistency(mx.sym.diag(mx.sym.var("data"), **kw), both(data=shape))
+
+
+def test_index_and_creation_ops_of_every_dtype_gpu_match_cpu():
+    """The outputs that are not floats (int and bool fills, int64 shapes, one_hot in any dtype)
+    and the index arrays of integer dtypes, exactly, on both devices."""
+    def same(make):
+        np.testing.assert_array_equal(make(GPU).asnumpy(), make(mx.cpu()).asnumpy())
+
+    for idx, kw in ONE_HOT_CASES:
+        same(lambda ctx: mx.nd.one_hot(mx.nd.array(idx, ctx=ctx), **kw))
+    for kw in ARANGE_CASES:
+        same(lambda ctx: mx.nd.arange(ctx=ctx, **kw))
+    for dtype in ["int32", "int64", "uint8", "bool", "float16"]:
+        same(lambda ctx: mx.nd._full(shape=(3, 2), value=3.7, dtype=dtype, ctx=ctx))
+        same(lambda ctx: mx.nd._ones(shape=(5,), dtype=dtype, ctx=str(ctx)))
+        same(lambda ctx: mx.nd.take(mx.nd.array(np.arange(12).reshape(3, 4), dtype=dtype, ctx=ctx),
+                                    mx.nd.array([2, 0, 1], dtype="int64", ctx=ctx), axis=1))
+    a = np.arange(24).reshape(2, 3, 4)
+    same(lambda ctx: mx.nd.shape_array(mx.nd.array(a, ctx=ctx)))
+    same(lambda ctx: mx.nd.size_array(mx.nd.array(a, ctx=ctx)))
+    same(lambda ctx: mx.nd.where(mx.nd.array([1, 0, 2], dtype="int8", ctx=ctx), mx.nd.array(a[0], ctx=ctx),
+                                 mx.nd.array(-a[0], ctx=ctx)))
+    assert mx.nd._zeros(shape=(2,), ctx=str(GPU)).context == GPU
+    with pytest.raises(mx.MXNetError, match=r"take: mode='raise' and an index is outside \[0, 2\]"):
+        mx.nd.take(mx.nd.array(a[0], ctx=GPU), mx.nd.array([0, 3], ctx=GPU), mode="raise").wait_to_read()
+
+
+@pytest.mark.parametrize("op", ["max", "min", "prod", "nansum", "nanprod"])
+@pytest.mark.parametrize("shape,kw", AXES_REDUCE_CASES)
+def test_reductions_gpu_match_cpu(op, shape, kw):
+    # distinct values: max/min and their gradients do not depend on how 16 bits round ties
+    x = distinct(shape) / max(1, np.prod(shape) / 10)
+    if op.endswith("prod"):  # terms near 1 (and none 0): products stay in range in every dtype
+        x = np.abs(x) / 4 + 0.8
+    check_consistency(getattr(mx.sym, op)(mx.sym.var("x"), **kw), both(x=shape),
+                      arg_params={"x": x.astype(np.float16).astype(np.float64)})
+
+
+@pytest.mark.parametrize("shape,kw", NORM_CASES)
+def test_norm_gpu_matches_cpu(shape, kw):
+    check_consistency(mx.sym.norm(mx.sym.var("x"), **kw), both(x=shape))
+
+
+@pytest.mark.parametrize("op,shape,kw", SEARCH_CASES)
+def test_searches_gpu_match_cpu(op, shape, kw):
+    x = distinct(shape).astype(np.float16).astype(np.float64)
+    check_consistency(getattr(mx.sym, op)(mx.sym.var("x"), **kw), both(x=shape), arg_params={"x": x})

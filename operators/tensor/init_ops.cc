@@ -1,0 +1,152 @@
+/*! \brief _zeros, _ones, _full and _arange (init_ops.h): parameters, shape and type rules, and
+ *  the registrations. */
+#include "init_ops.h"
+
+#include <cmath>
+#include <sstream>
+
+namespace symnet {
+namespace ops {
+
+DMLC_REGISTER_PARAMETER(InitParam);
+DMLC_REGISTER_PARAMETER(FullParam);
+DMLC_REGISTER_PARAMETER(RangeParam);
+
+namespace {
+
+/*!
+ * \brief The shape attribute as inference sees it: () says nothing (unknown ndim) and a 0 dim is
+ *  unknown, as in MXNet 1.x, so a begin state of shape (0, hidden) takes its batch from the
+ *  graph. What inference still leaves open is settled by InitShapeFallback.
+ */
+template <typename P>
+bool InitShape(const NodeAttrs& attrs, std::vector<Shape>*, std::vector<Shape>* out) {
+  const Shape& given = Param<P>(attrs).shape;
+  if (given.ndim() > 0) {
+    Shape s = given;
+    for (auto& d : s)
+      if (d == 0) d = -1;
+    AssignOutShape(out, 0, s);
+  }
+  return (*out)[0].is_known();
+}
+
+/*! \brief FInferShapeFallback: the 0 dims nothing else decided are 0 (an empty array), so
+ *  _zeros(shape=(0, 3)) alone is an empty (0, 3) array. */
+template <typename P>
+bool InitShapeFallback(const NodeAttrs& attrs, std::vector<Shape>*, std::vector<Shape>* out) {
+  const Shape& given = Param<P>(attrs).shape;
+  Shape& s = (*out)[0];
+  if (given.ndim() == 0 || s.ndim() != given.ndim()) return false;
+  for (int d = 0; d < s.ndim(); ++d)
+    if (s[d] < 0 && given[d] == 0) s[d] = 0;
+  return s.is_known();
+}
+
+template <typename P>
+bool InitType(const NodeAttrs& attrs, std::vector<DType>*, std::vector<DType>* out) {
+  AssignType(out, 0, static_cast<DType>(Param<P>(attrs).dtype), false);
+  return true;
+}
+
+/*!
+ * \brief MXNet's rules, checked when the node is made: step is not 0, repeat is positive, and
+ *  the step goes from start toward stop. With stop None (and infer_range off) the range is
+ *  [0, start): the parsed values are rewritten so; the attributes stay as given. Unlike MXNet,
+ *  start == stop is an empty range rather than an error (zero-size arrays are supported).
+ */
+void RangeParser(NodeAttrs* attrs) {
+  ParamParser<RangeParam>(attrs);
+  RangeParam p = Param<RangeParam>(*attrs);
+  std::ostringstream os;
+  if (!std::isfinite(p.start) || !std::isfinite(p.step) ||
+      (p.stop.has_value() && !std::isfinite(p.stop.value()))) {
+    os << "start " << p.start << ", stop " << p.stop << " and step " << p.step << " must be finite";
+  } else if (p.step == 0) {
+    os << "step must not be 0";
+  } else if (p.repeat <= 0) {
+    os << "repeat " << p.repeat << " must be positive";
+  } else {
+    if (!p.stop.has_value() && !p.infer_range) {
+      p.stop = p.start;
+      p.start = 0;
+    }
+    if (p.stop.has_value() && (p.stop.value() - p.start) * p.step < 0) {
+      os << "the range from start " << p.start << " to stop " << p.stop.value() << " by step "
+         << p.step << " is invalid: the step goes away from stop";
+    }
+  }
+  if (!os.str().empty()) throw dmlc::ParamError(os.str());
+  attrs->parsed = p;
+}
+
+/*! \brief ceil((stop - start) / step) * repeat values, or (infer_range with stop None) a 1-D
+ *  output whose length inference finds from the output's use. */
+bool RangeShape(const NodeAttrs& attrs, std::vector<Shape>*, std::vector<Shape>* out) {
+  const RangeParam& p = Param<RangeParam>(attrs);
+  if (!p.stop.has_value()) {
+    AssignOutShape(out, 0, Shape::Unknown(1));
+    return (*out)[0].is_known();
+  }
+  const double n = std::ceil((p.stop.value() - p.start) / p.step) * p.repeat;
+  SYMNET_CHECK(n < static_cast<double>(Shape::kMaxElements))
+      << "_arange: start " << p.start << ", stop " << p.stop.value() << ", step " << p.step
+      << " and repeat " << p.repeat << " give " << n << " values, too many";
+  AssignOutShape(out, 0, Shape{static_cast<int64_t>(n)});
+  return true;
+}
+
+}  // namespace
+
+// The attribute "FInferShapeFallback" (an FInferShape) is asked, after inference has done all
+// it can, to settle the output dims left unknown (src/pass/infer_attr.cc, Invoke).
+
+SYMNET_REGISTER_OP(_zeros)
+    .describe("An array of zeros of the given shape and dtype (mx.sym.zeros, mx.nd.zeros).")
+    .set_num_inputs(0)
+    .set_attr_parser(ParamParser<InitParam>)
+    .add_arguments(ParamDocs<InitParam>())
+    .set_attr<FInferShape>("FInferShape", InitShape<InitParam>)
+    .set_attr<FInferShape>("FInferShapeFallback", InitShapeFallback<InitParam>)
+    .set_attr<FInferType>("FInferType", InitType<InitParam>)
+    .set_attr<FGradient>("FGradient", NoInputGradients)
+    .set_attr<FCompute>("FCompute<cpu>", FillForward<cpu, Zero>);
+
+SYMNET_REGISTER_OP(_ones)
+    .describe("An array of ones of the given shape and dtype (mx.sym.ones, mx.nd.ones).")
+    .set_num_inputs(0)
+    .set_attr_parser(ParamParser<InitParam>)
+    .add_arguments(ParamDocs<InitParam>())
+    .set_attr<FInferShape>("FInferShape", InitShape<InitParam>)
+    .set_attr<FInferShape>("FInferShapeFallback", InitShapeFallback<InitParam>)
+    .set_attr<FInferType>("FInferType", InitType<InitParam>)
+    .set_attr<FGradient>("FGradient", NoInputGradients)
+    .set_attr<FCompute>("FCompute<cpu>", FillForward<cpu, One>);
+
+SYMNET_REGISTER_OP(_full)
+    .describe(
+        "An array of the given shape and dtype filled with `value` (mx.sym.full, mx.nd.full).")
+    .set_num_inputs(0)
+    .set_attr_parser(ParamParser<FullParam>)
+    .add_arguments(ParamDocs<FullParam>())
+    .set_attr<FInferShape>("FInferShape", InitShape<FullParam>)
+    .set_attr<FInferShape>("FInferShapeFallback", InitShapeFallback<FullParam>)
+    .set_attr<FInferType>("FInferType", InitType<FullParam>)
+    .set_attr<FGradient>("FGradient", NoInputGradients)
+    .set_attr<FCompute>("FCompute<cpu>", FillForward<cpu, FullValue>);
+
+SYMNET_REGISTER_OP(_arange)
+    .describe(
+        "Evenly spaced values start, start + step, ... before stop, each repeated `repeat` times "
+        "(mx.sym.arange, mx.nd.arange); computed in dtype, so an integer dtype truncates start "
+        "and step first, as MXNet does.")
+    .set_num_inputs(0)
+    .set_attr_parser(RangeParser)
+    .add_arguments(ParamDocs<RangeParam>())
+    .set_attr<FInferShape>("FInferShape", RangeShape)
+    .set_attr<FInferType>("FInferType", InitType<RangeParam>)
+    .set_attr<FGradient>("FGradient", NoInputGradients)
+    .set_attr<FCompute>("FCompute<cpu>", ArangeForward<cpu>);
+
+}  // namespace ops
+}  // namespace symnet
