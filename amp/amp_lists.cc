@@ -19,8 +19,8 @@ namespace {
 const std::vector<std::string> kTargetOps = {"Convolution", "FullyConnected", "dot", "batch_dot"};
 
 const std::vector<std::string> kFP32Ops = {
-    "softmax", "log_softmax", "SoftmaxOutput", "LinearRegressionOutput", "softmax_cross_entropy",
-    "sum", "mean",
+    "softmax", "log_softmax", "SoftmaxOutput", "SoftmaxActivation", "LinearRegressionOutput",
+    "softmax_cross_entropy", "sum", "mean",
     // exponentials, logarithms and reciprocals leave 16-bit range or precision quickly
     "exp", "expm1", "log", "log1p", "rsqrt", "reciprocal", "log2", "log10", "cbrt", "rcbrt",
     // trigonometric and hyperbolic functions need float32's precision in their arguments
@@ -32,7 +32,9 @@ const std::vector<std::string> kFP32Ops = {
     // products and norms leave 16-bit range; indices past 2048 (float16) or 256 (bfloat16) are
     // not exact in 16 bits, so argmax and its kin run in float32 (MXNet's float16 list leaves
     // them neutral)
-    "prod", "nansum", "nanprod", "norm", "argmax", "argmin", "argmax_channel"};
+    "prod", "nansum", "nanprod", "norm", "argmax", "argmin", "argmax_channel", "topk", "argsort",
+    // a sum of squares and its reciprocal square root (MXNet lists it float32 for both targets)
+    "L2Normalization"};
 
 const std::vector<std::string> kWidestOps = {
     "elemwise_add", "elemwise_sub", "elemwise_mul", "elemwise_div", "broadcast_add",
@@ -58,14 +60,17 @@ const std::vector<std::string> kNeutralOps = {
     "_maximum_scalar", "_minimum_scalar", "_mod_scalar", "_rmod_scalar", "_equal_scalar",
     "_not_equal_scalar", "_greater_scalar", "_greater_equal_scalar", "_lesser_scalar",
     "_lesser_equal_scalar", "_logical_and_scalar", "_logical_or_scalar", "_logical_xor_scalar",
-    "logical_not", "max", "min", "Flatten", "Reshape", "expand_dims", "squeeze", "transpose",
-    "Activation", "LeakyReLU", "Dropout", "Pooling",
+    "logical_not", "max", "min", "sort", "Flatten", "Reshape", "expand_dims", "squeeze",
+    "transpose", "Activation", "LeakyReLU", "Dropout", "Pooling",
     // slicing and splitting copy elements, exactly in any dtype
     "slice", "slice_axis", "SliceChannel",
     // so do the indexing ops and diag; one_hot, the shape ops and the creation ops make their
     // outputs in the dtype they are told (MXNet: FP16_FP32_FUNCS)
     "take", "pick", "slice_like", "diag", "one_hot", "shape_array", "size_array", "_zeros", "_ones",
     "_full", "_arange",
+    // Embedding gathers rows and the sequence ops copy or mask steps, exactly in any dtype
+    // (MXNet: float16 neutral; its bfloat16 list sends them to float32 for want of kernels)
+    "Embedding", "SequenceMask", "SequenceLast",
     // so do broadcasting, tiling, repeating, reversing, swapping axes and reshape_like (rhs gives
     // only its shape)
     "broadcast_to", "broadcast_like", "broadcast_axis", "tile", "repeat", "reverse", "SwapAxis",
@@ -99,6 +104,8 @@ std::map<std::string, Category> Build(DType target) {
   for (const char* op : {"sigmoid", "softsign"})
     SYMNET_CHECK(m.emplace(op, bf16 ? Category::kFP32 : Category::kNeutral).second);
   SYMNET_CHECK(m.emplace("square", bf16 ? Category::kNeutral : Category::kFP32).second);
+  // LRN's sum of squares overflows float16; bfloat16 keeps float32's range (MXNet's choice)
+  SYMNET_CHECK(m.emplace("LRN", bf16 ? Category::kNeutral : Category::kFP32).second);
   return m;
 }
 

@@ -108,8 +108,9 @@ inline std::vector<NodeEntry> NoInputGradients(const NodePtr& n, const std::vect
 }  // namespace ops
 }  // namespace symnet
 
-/*! \brief A dtype parameter written as its name ("float16"), as MXNet does. */
-#define SYMNET_DTYPE_ENUM(field)                                \
+/*! \brief A dtype parameter written as its name ("float16"), as MXNet does; the _NO_BOOL form
+ *  for the ops whose MXNet 1.9.1 enum lacks bool (one_hot, _arange). */
+#define SYMNET_DTYPE_ENUM_NO_BOOL(field)                        \
   add_enum("float32", static_cast<int>(DType::kFloat32))        \
       .add_enum("float64", static_cast<int>(DType::kFloat64))   \
       .add_enum("float16", static_cast<int>(DType::kFloat16))   \
@@ -117,8 +118,9 @@ inline std::vector<NodeEntry> NoInputGradients(const NodePtr& n, const std::vect
       .add_enum("uint8", static_cast<int>(DType::kUint8))       \
       .add_enum("int8", static_cast<int>(DType::kInt8))         \
       .add_enum("int32", static_cast<int>(DType::kInt32))       \
-      .add_enum("int64", static_cast<int>(DType::kInt64))       \
-      .add_enum("bool", static_cast<int>(DType::kBool))
+      .add_enum("int64", static_cast<int>(DType::kInt64))
+#define SYMNET_DTYPE_ENUM(field) \
+  SYMNET_DTYPE_ENUM_NO_BOOL(field).add_enum("bool", static_cast<int>(DType::kBool))
 
 namespace symnet {
 namespace ops {

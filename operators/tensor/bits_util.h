@@ -52,18 +52,6 @@
     SYMNET_BITS_TYPE_SWITCH(dtype, NAME, __VA_ARGS__)      \
   }
 
-/*! \brief The dtype parameter of ops whose MXNet 1.9.1 enum has every dtype but bool (one_hot,
- *  _arange), written as its name. */
-#define SYMNET_DTYPE_ENUM_NO_BOOL(field)                        \
-  add_enum("float32", static_cast<int>(DType::kFloat32))        \
-      .add_enum("float64", static_cast<int>(DType::kFloat64))   \
-      .add_enum("float16", static_cast<int>(DType::kFloat16))   \
-      .add_enum("bfloat16", static_cast<int>(DType::kBFloat16)) \
-      .add_enum("uint8", static_cast<int>(DType::kUint8))       \
-      .add_enum("int8", static_cast<int>(DType::kInt8))         \
-      .add_enum("int32", static_cast<int>(DType::kInt32))       \
-      .add_enum("int64", static_cast<int>(DType::kInt64))
-
 namespace symnet {
 namespace ops {
 

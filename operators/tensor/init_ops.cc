@@ -101,39 +101,26 @@ bool RangeShape(const NodeAttrs& attrs, std::vector<Shape>*, std::vector<Shape>*
 // The attribute "FInferShapeFallback" (an FInferShape) is asked, after inference has done all
 // it can, to settle the output dims left unknown (src/pass/infer_attr.cc, Invoke).
 
-SYMNET_REGISTER_OP(_zeros)
-    .describe("An array of zeros of the given shape and dtype (mx.sym.zeros, mx.nd.zeros).")
-    .set_num_inputs(0)
-    .set_attr_parser(ParamParser<InitParam>)
-    .add_arguments(ParamDocs<InitParam>())
-    .set_attr<FInferShape>("FInferShape", InitShape<InitParam>)
-    .set_attr<FInferShape>("FInferShapeFallback", InitShapeFallback<InitParam>)
-    .set_attr<FInferType>("FInferType", InitType<InitParam>)
-    .set_attr<FGradient>("FGradient", NoInputGradients)
-    .set_attr<FCompute>("FCompute<cpu>", FillForward<cpu, Zero>);
+// a fill op: PARAM's shape (0 dims settled by the graph, then by the fallback), ctx and dtype
+#define SYMNET_REGISTER_FILL(NAME, PARAM, FILL, DOC)                          \
+  SYMNET_REGISTER_OP(NAME)                                                    \
+      .describe(DOC)                                                          \
+      .set_num_inputs(0)                                                      \
+      .set_attr_parser(ParamParser<PARAM>)                                    \
+      .add_arguments(ParamDocs<PARAM>())                                      \
+      .set_attr<FInferShape>("FInferShape", InitShape<PARAM>)                 \
+      .set_attr<FInferShape>("FInferShapeFallback", InitShapeFallback<PARAM>) \
+      .set_attr<FInferType>("FInferType", InitType<PARAM>)                    \
+      .set_attr<FGradient>("FGradient", NoInputGradients)                     \
+      .set_attr<FCompute>("FCompute<cpu>", FillForward<cpu, FILL>)
 
-SYMNET_REGISTER_OP(_ones)
-    .describe("An array of ones of the given shape and dtype (mx.sym.ones, mx.nd.ones).")
-    .set_num_inputs(0)
-    .set_attr_parser(ParamParser<InitParam>)
-    .add_arguments(ParamDocs<InitParam>())
-    .set_attr<FInferShape>("FInferShape", InitShape<InitParam>)
-    .set_attr<FInferShape>("FInferShapeFallback", InitShapeFallback<InitParam>)
-    .set_attr<FInferType>("FInferType", InitType<InitParam>)
-    .set_attr<FGradient>("FGradient", NoInputGradients)
-    .set_attr<FCompute>("FCompute<cpu>", FillForward<cpu, One>);
-
-SYMNET_REGISTER_OP(_full)
-    .describe(
-        "An array of the given shape and dtype filled with `value` (mx.sym.full, mx.nd.full).")
-    .set_num_inputs(0)
-    .set_attr_parser(ParamParser<FullParam>)
-    .add_arguments(ParamDocs<FullParam>())
-    .set_attr<FInferShape>("FInferShape", InitShape<FullParam>)
-    .set_attr<FInferShape>("FInferShapeFallback", InitShapeFallback<FullParam>)
-    .set_attr<FInferType>("FInferType", InitType<FullParam>)
-    .set_attr<FGradient>("FGradient", NoInputGradients)
-    .set_attr<FCompute>("FCompute<cpu>", FillForward<cpu, FullValue>);
+SYMNET_REGISTER_FILL(_zeros, InitParam, Zero,
+                     "An array of zeros of the given shape and dtype (mx.sym.zeros, mx.nd.zeros).");
+SYMNET_REGISTER_FILL(_ones, InitParam, One,
+                     "An array of ones of the given shape and dtype (mx.sym.ones, mx.nd.ones).");
+SYMNET_REGISTER_FILL(_full, FullParam, FullValue,
+                     "An array of the given shape and dtype filled with `value` (mx.sym.full, "
+                     "mx.nd.full).");
 
 SYMNET_REGISTER_OP(_arange)
     .describe(

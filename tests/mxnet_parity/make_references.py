@@ -77,6 +77,22 @@ def clip():
     return mx.sym.clip(fc, a_min=-0.5, a_max=0.7, name="band"), {"data": (2, 3, 6, 6)}
 
 
+def norm_ops():
+    """LRN as AlexNet uses it (nsize=5 after a ReLU convolution) and with a strong alpha, then
+    L2Normalization in each mode, and an FC on the instance-normalized features."""
+    x = mx.sym.Variable("data")
+    c = mx.sym.Activation(mx.sym.Convolution(x, kernel=(3, 3), pad=(1, 1), num_filter=8, name="conv"),
+                          act_type="relu")
+    lrn = mx.sym.LRN(c, nsize=5, alpha=1e-4, beta=0.75, knorm=2, name="lrn")
+    strong = mx.sym.LRN(c * 4.0, nsize=3, alpha=0.5, beta=0.6, knorm=1, name="lrn_strong")
+    pooled = mx.sym.Pooling(lrn + strong, kernel=(2, 2), stride=(2, 2), pool_type="max")
+    inst = mx.sym.L2Normalization(pooled, name="l2_instance")
+    chan = mx.sym.L2Normalization(pooled, mode="channel", name="l2_channel")
+    spat = mx.sym.L2Normalization(pooled, mode="spatial", eps=1e-4, name="l2_spatial")
+    fc = mx.sym.FullyConnected(mx.sym.flatten(inst), num_hidden=5, name="fc")
+    return mx.sym.Group([fc, chan * spat, strong]), {"data": (2, 3, 8, 8)}
+
+
 def matmul():
     """dot (N-D, both transpositions) and batch_dot (as attention scores and their weighted sum)."""
     q, k, v = mx.sym.Variable("q"), mx.sym.Variable("k"), mx.sym.Variable("v")
@@ -221,6 +237,20 @@ def reductions():
     return mx.sym.Group(outs), {"data": (3, 4, 5)}
 
 
+def sorting():
+    """topk in each ret_typ (along an axis, ascending, flattened), sort and argsort; the mask
+    multiplies the input so that its gradient counts. MXNet 1.9.1's sort cannot run its backward
+    ("Invalid Parameter format for axis"), so sort's output is behind BlockGrad there."""
+    x = mx.sym.Variable("data")  # (3, 4, 6)
+    both = mx.sym.topk(x, k=3, ret_typ="both", name="both")
+    outs = [mx.sym.topk(x, k=2, ret_typ="value", axis=1), both[0], both[1],
+            mx.sym.topk(x, k=2, axis=1, is_ascend=True, dtype="int32"),
+            mx.sym.topk(x, k=4, ret_typ="mask") * x, mx.sym.topk(x, axis=None, k=5, ret_typ="value"),
+            mx.sym.BlockGrad(mx.sym.sort(x, axis=0, is_ascend=False)), mx.sym.argsort(x, axis=2),
+            mx.sym.FullyConnected(x, num_hidden=2, name="fc")]
+    return mx.sym.Group(outs), {"data": (3, 4, 6)}
+
+
 def nhwc_conv(x, name, twin, **kw):
     """An NHWC Convolution (weights (O, kh, kw, C)). MXNet 1.9.1 builds and saves it but cannot
     run it on a CPU (oneDNN: "could not create a descriptor"; without oneDNN: "Only support NCW,
@@ -279,6 +309,23 @@ def without_dropout(sym):
         if node["op"] == "Dropout":
             node.setdefault("attrs", {})["p"] = "0"
     return mx.sym.load_json(json.dumps(graph))
+
+
+def seq_ops():
+    """Embedding of the label integers 0..9 into 8 rows (8 and 9 clip to the last row), SequenceMask
+    and SequenceLast with lengths from the labels' first row clipped into [1, T] (MXNet reads
+    outside the array for other lengths), SequenceLast along axis 1, and SoftmaxActivation in both
+    modes (instance on 2-D data only: MXNet 1.9.1's CPU forward and backward disagree on N-D)."""
+    tok = mx.sym.Variable("tok_label")  # (5, 4): time, batch
+    lens = mx.sym.clip(mx.sym.reshape(mx.sym.slice_axis(tok, axis=0, begin=0, end=1), shape=(-1,)), 1, 5)
+    emb = mx.sym.Embedding(tok, input_dim=8, output_dim=6, name="emb")  # (5, 4, 6)
+    masked = mx.sym.SequenceMask(emb, lens, use_sequence_length=True, value=-1.0, name="mask")
+    last = mx.sym.SequenceLast(masked * 2.0, lens, use_sequence_length=True, name="last")  # (4, 6)
+    fc = mx.sym.FullyConnected(last, num_hidden=3, name="fc")
+    probs = mx.sym.SoftmaxActivation(fc, name="probs")
+    chan = mx.sym.SoftmaxActivation(mx.sym.transpose(masked, axes=(1, 2, 0)), mode="channel", name="chan")
+    final = mx.sym.SequenceLast(mx.sym.swapaxes(emb, 0, 1), axis=1, name="final")
+    return mx.sym.Group([masked, probs, chan, final]), {"tok_label": (5, 4)}
 
 
 def gluon(name, builder, shape):
@@ -420,8 +467,9 @@ def main():
     manifest = {"mxnet": mx.__version__, "numpy": np.__version__, "models": {}}
     symbolic = {"mlp": mlp, "lenet": lenet, "mixed": mixed, "nhwc": nhwc, "clip": clip,
                 "unary_math": unary_math, "matmul": matmul, "slicing": slicing,
-                "binary_math": binary_math, "reductions": reductions, "shape_ops": shape_ops,
-                "index_ops": index_ops}
+                "binary_math": binary_math, "reductions": reductions, "sorting": sorting, "shape_ops": shape_ops,
+                "index_ops": index_ops, "norm_ops": norm_ops,
+                "seq_ops": seq_ops}
     for name, build in symbolic.items():
         sym, shapes = build()
         run_sym = build(twin=True)[0] if name == "nhwc" else None

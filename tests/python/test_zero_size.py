@@ -58,6 +58,8 @@ CASES.update({
     "Dropout": ({"data": _f(0, 3)}, {"p": 0.5}),
     "FullyConnected": ({"data": _f(0, 5), "weight": _f(3, 5), "bias": _f(3)}, {"num_hidden": 3}),
     "LeakyReLU": ({"data": _f(0, 3)}, {"act_type": "elu"}),
+    "L2Normalization": ({"data": _f(0, 3, 4)}, {"mode": "channel"}),
+    "LRN": ({"data": _f(0, 6, 3, 3)}, {"nsize": 5}),
     "LinearRegressionOutput": ({"data": _f(0, 3), "label": _f(0, 3)}, {}),
     "Pooling": ({"data": _f(0, 2, 4, 4)}, {"kernel": (2, 2), "pool_type": "avg"}),
     "Reshape": ({"data": _f(0, 6)}, {"shape": (0, 2, 3)}),
@@ -82,6 +84,9 @@ CASES.update({
     "argmax": ({"data": _f(0, 3)}, {"axis": 1}),
     "argmin": ({"data": _f(0, 3)}, {"axis": -1}),
     "argmax_channel": ({"data": _f(0, 3)}, {}),
+    "topk": ({"data": _f(0, 3)}, {"k": 2, "ret_typ": "both"}),
+    "sort": ({"data": _f(0, 3)}, {}),
+    "argsort": ({"data": _f(3, 0)}, {"axis": 0}),
     "softmax_cross_entropy": ({"data": _f(0, 3), "label": _f(0)}, {}),
     "transpose": ({"data": _f(0, 3, 2)}, {"axes": (2, 0, 1)}),
     "expand_dims": ({"data": _f(0, 3)}, {"axis": 1}),
@@ -115,6 +120,12 @@ CASES.update({
     "_ones": ({}, {"shape": (2, 0)}),
     "_full": ({}, {"shape": (0,), "value": 2.0}),
     "_arange": ({}, {"start": 1, "stop": 1}),
+    # Embedding, the sequence ops and SoftmaxActivation (test_operator_seq.py): no indices, no
+    # time steps, an empty batch
+    "Embedding": ({"data": _f(0,), "weight": _f(4, 3)}, {"input_dim": 4, "output_dim": 3}),
+    "SequenceMask": ({"data": _f(0, 3), "sequence_length": _f(3,)}, {"use_sequence_length": True}),
+    "SequenceLast": ({"data": _f(3, 0, 2), "sequence_length": _f(0,)}, {"use_sequence_length": True}),
+    "SoftmaxActivation": ({"data": _f(0, 3)}, {}),
     # optimizer updates of an empty weight (a zero-size parameter, e.g. an unused embedding)
     "sgd_update": ({"weight": _f(0,), "grad": _f(0,)}, {"lr": 0.1}),
     "sgd_mom_update": ({"weight": _f(0,), "grad": _f(0,), "mom": _f(0,)}, {"lr": 0.1, "momentum": 0.9}),

@@ -22,12 +22,18 @@ from test_operator_index import *  # noqa: F401,F403
 from test_operator_shape import *  # noqa: F401,F403
 from test_operator_binary import *  # noqa: F401,F403
 from test_operator_reduce import *  # noqa: F401,F403
+from test_operator_sort import *  # noqa: F401,F403
+from test_operator_norm import *  # noqa: F401,F403
+from test_operator_seq import *  # noqa: F401,F403
 from test_operator import (ACTIVATIONS, BROADCAST_BINARY, CLIP_CASES, ELEMWISE_BINARY, MORE_UNARY_MATH,
                            REDUCE_CASES, REDUCE_OPS, TRANSPOSE_CASES, UNARY_MATH, in_domain,
                            EXPAND_SQUEEZE_CASES)
 from test_operator_dot import BATCH_DOT_CASES, DOT_CASES
 from test_operator_slice import BOX_CASES, SPLIT_CASES
 from test_operator_shape import SHAPE_CASES, shape_case_id, shape_case_symbol
+from test_operator_sort import SORT_CASES, TOPK_CASES
+from test_operator_norm import L2NORM_CASES, LRN_CASES
+from test_operator_seq import EMBEDDING_CASES, SEQ_CASES, SOFTMAX_ACT_CASES, embedding_case, seq_case
 from test_operator_reduce import AXES_REDUCE_CASES, NORM_CASES, SEARCH_CASES, distinct
 from test_operator_binary import ALL as BINARY_MATH, SCALARS as BINARY_SCALARS, operands as binary_operands
 from test_operator_nn import CONV_CASES, LEAKY_ACTS, POOL_CASES
@@ -323,6 +329,16 @@ def test_slice_and_slice_axis_gpu_match_cpu(op, shape, kw):
     check_consistency(getattr(mx.sym, op)(mx.sym.var("data"), **kw), both(data=shape))
 
 
+@pytest.mark.parametrize("shape,kw", LRN_CASES)
+def test_lrn_gpu_matches_cpu(shape, kw):
+    check_consistency(mx.sym.LRN(mx.sym.var("data"), **kw), both(data=shape))
+
+
+@pytest.mark.parametrize("shape,kw", L2NORM_CASES)
+def test_l2_normalization_gpu_matches_cpu(shape, kw):
+    check_consistency(mx.sym.L2Normalization(mx.sym.var("data"), **kw), both(data=shape))
+
+
 @pytest.mark.parametrize("shape,op,kw", SPLIT_CASES)
 def test_split_gpu_matches_cpu(shape, op, kw):
     check_consistency(getattr(mx.sym, op)(mx.sym.var("data"), **kw), both(data=shape))
@@ -432,3 +448,39 @@ def test_norm_gpu_matches_cpu(shape, kw):
 def test_searches_gpu_match_cpu(op, shape, kw):
     x = distinct(shape).astype(np.float16).astype(np.float64)
     check_consistency(getattr(mx.sym, op)(mx.sym.var("x"), **kw), both(x=shape), arg_params={"x": x})
+
+
+@pytest.mark.parametrize("shape,kw", TOPK_CASES)
+@pytest.mark.parametrize("ret", ["value", "indices", "mask", "both"])
+def test_topk_gpu_matches_cpu(shape, kw, ret):
+    # distinct values, exact in 16 bits: every dtype sees the same order
+    x = np.random.RandomState(1).permutation(int(np.prod(shape))).reshape(shape) / 64.0
+    check_consistency(mx.sym.topk(mx.sym.var("x"), ret_typ=ret, **kw), both(x=shape), arg_params={"x": x})
+
+
+@pytest.mark.parametrize("shape,kw", SORT_CASES)
+def test_sort_and_argsort_gpu_match_cpu(shape, kw):
+    x = np.random.RandomState(1).permutation(int(np.prod(shape))).reshape(shape) / 64.0
+    for op in (mx.sym.sort, mx.sym.argsort):
+        check_consistency(op(mx.sym.var("x"), **kw), both(x=shape), arg_params={"x": x})
+
+
+@pytest.mark.parametrize("idx,input_dim,output_dim", EMBEDDING_CASES)
+def test_embedding_gpu_matches_cpu(idx, input_dim, output_dim):
+    sym, loc, _ = embedding_case(idx, input_dim, output_dim)
+    check_consistency(sym, both(data=np.shape(idx), weight=(input_dim, output_dim)),
+                      arg_params={"data": loc["data"]})
+
+
+@pytest.mark.parametrize("shape,kw,lengths", SEQ_CASES)
+def test_sequence_ops_gpu_match_cpu(shape, kw, lengths):
+    mask, last, loc = seq_case(shape, kw, lengths)
+    shapes = {k: v.shape for k, v in loc.items()}
+    fixed = {k: v for k, v in loc.items() if k == "sequence_length"}
+    for sym in (mask, last):
+        check_consistency(sym, both(**shapes), arg_params=fixed)
+
+
+@pytest.mark.parametrize("shape,mode", SOFTMAX_ACT_CASES)
+def test_softmax_activation_gpu_matches_cpu(shape, mode):
+    check_consistency(mx.sym.SoftmaxActivation(mx.sym.var("data"), mode=mode), both(data=shape))
