@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "../dnnl/dnnl_batch_norm.h"
+#include "../scratch_output.h"
 #include "../stage_f32.h"
 #include "data_layout.h"
 #include "src/device/kernel_launch.h"
@@ -148,28 +149,6 @@ struct BNBackwardState : public OpState {
   std::unique_ptr<dnnl_util::DnnlBatchNormBackward> bn;
   StoragePtr scratch;
 };
-
-/*!
- * \brief Where oneDNN should write an output: the output itself, or (to accumulate into it or to
- *  drop it) a scratch buffer kept in the state.
- */
-void* ScratchFor(StoragePtr* scratch, const TBlob& out, OpReqType req) {
-  if (req == kWriteTo || req == kWriteInplace) return out.dptr_;
-  if (!*scratch || (*scratch)->bytes() < out.Bytes())
-    *scratch = AllocStorage(out.Bytes(), Device::CPU());
-  return (*scratch)->ptr();
-}
-
-/*! \brief Adds a scratch result into the output for kAddTo (same layout, so element order). */
-void AddScratch(const void* result, const TBlob& out, OpReqType req) {
-  if (req != kAddTo) return;
-  SYMNET_FLOAT_TYPE_SWITCH(out.dtype_, T, {
-    const T* r = static_cast<const T*>(result);
-    T* o = out.dptr<T>();
-    for (int64_t i = 0; i < out.Size(); ++i)
-      AssignReq<kAddTo>(&o[i], static_cast<AccType<T>>(r[i]));
-  });
-}
 
 /*!
  * \brief The data as oneDNN takes it: channels-last data (the channel axis last of 3 to 5 dims,

@@ -9,6 +9,7 @@
 #include "lrn.h"
 
 #include "../dnnl/dnnl_lrn.h"
+#include "../scratch_output.h"
 #include "../stage_f32.h"
 #include "symnet/storage.h"
 
@@ -57,24 +58,6 @@ bool UseDnnl(const LRNParam& p, const TBlob& x) {
   return dnnl_util::LRNSupported(x.shape_, x.dtype_, x.layout_, p.nsize);
 }
 
-/*! \brief Scratch for a result oneDNN writes but the request adds (kAddTo). */
-void* Target(StoragePtr* scratch, const TBlob& out, OpReqType req) {
-  if (req != kAddTo) return out.dptr_;
-  if (!*scratch || (*scratch)->bytes() < out.Bytes())
-    *scratch = AllocStorage(out.Bytes(), Device::CPU());
-  return (*scratch)->ptr();
-}
-
-void AddInto(const void* result, const TBlob& out, OpReqType req) {
-  if (req != kAddTo) return;
-  SYMNET_FLOAT_TYPE_SWITCH(out.dtype_, T, {
-    const T* r = static_cast<const T*>(result);
-    T* o = out.dptr<T>();
-    for (int64_t i = 0; i < out.Size(); ++i)
-      AssignReq<kAddTo>(&o[i], static_cast<AccType<T>>(r[i]));
-  });
-}
-
 struct LRNForwardState : public OpState {
   std::unique_ptr<dnnl_util::DnnlLRNForward> lrn;
   StoragePtr scratch, workspace;
@@ -116,9 +99,9 @@ void LRNForward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<
   if (st) {
     if (!st->workspace && st->lrn->workspace_bytes() > 0)
       st->workspace = AllocStorage(st->lrn->workspace_bytes(), Device::CPU());
-    void* y = Target(&st->scratch, out[0], req[0]);
+    void* y = ScratchFor(&st->scratch, out[0], req[0]);
     st->lrn->Run(x.dptr_, y, st->workspace ? st->workspace->ptr() : nullptr);
-    AddInto(y, out[0], req[0]);
+    AddScratch(y, out[0], req[0]);
   } else if (Is16Bit(x.dtype_)) {
     StagedF32Compute(LRNForward, attrs, ctx, in, req, out);
   } else {

@@ -10,23 +10,13 @@
 #include <sstream>
 #include <vector>
 
+#include "../axis_split.h"
 #include "../operator_common.h"
 #include "../tensor/elemwise_kernels.h"
 #include "src/device/kernel_launch.h"
 
 namespace symnet {
 namespace ops {
-
-/*! \brief A shape seen as (outer, n, inner) around one axis. */
-struct AxisSplit {
-  int64_t outer, n, inner;
-};
-
-inline AxisSplit SplitAtAxis(const Shape& s, int axis) {
-  const int a = axis < 0 ? axis + s.ndim() : axis;
-  SYMNET_CHECK(a >= 0 && a < s.ndim()) << "axis " << axis << " is out of range for shape " << s;
-  return {s.ProdRange(0, a), s[a], s.ProdRange(a + 1, s.ndim())};
-}
 
 /*! \brief Row r of (outer, n, inner): y = softmax(x / t) or log_softmax, scale inv_t = 1/t. */
 template <bool is_log, int req>

@@ -71,19 +71,29 @@ struct ReduceDims {
 };
 ReduceDims MakeReduceDims(const Shape& src_shape, const Shape& dst_shape);
 
-/*! \brief dst[j] (+)= scale * sum of src over dst element j's sub-grid, accumulated in double. */
-template <int req>
-struct ReduceToShapeKernel {
+/*! \brief A reduction as a fold in double (reductions of many float32 terms keep their
+ *  precision): Init, Add each term, Finish. The sum here; max, prod, norms... in reduce.h. */
+struct SumReducer {
+  SYMNET_XINLINE static double Init() { return 0.0; }
+  SYMNET_XINLINE static void Add(double* acc, double v) { *acc += v; }
+  SYMNET_XINLINE static double Finish(double acc) { return acc; }
+};
+
+/*! \brief dst[j] (+)= scale * R's fold of src over dst element j's sub-grid. */
+template <typename R, int req>
+struct ReduceAxesKernel {
   template <typename T>
   SYMNET_XINLINE static void Map(int64_t j, const T* src, T* dst, ReduceDims r, double scale) {
     // an empty src (a zero-size batch) has no data pointer: no offset may be applied to it
     const T* base = r.num_reduced > 0 ? src + r.KeptOffset(j) : src;
-    double acc = 0;  // double: reductions of many float32 values keep their precision
+    double acc = R::Init();
     for (int64_t i = 0; i < r.num_reduced; ++i)
-      acc += static_cast<double>(static_cast<AccType<T>>(base[r.ReducedOffset(i)]));
-    AssignReq<req>(&dst[j], static_cast<AccType<T>>(acc * scale));
+      R::Add(&acc, static_cast<double>(static_cast<AccType<T>>(base[r.ReducedOffset(i)])));
+    AssignReq<req>(&dst[j], static_cast<AccType<T>>(R::Finish(acc) * scale));
   }
 };
+template <int req>
+using ReduceToShapeKernel = ReduceAxesKernel<SumReducer, req>;
 
 template <int req>
 struct BroadcastToShapeKernel {

@@ -18,6 +18,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "../axis_split.h"
 #include "bits_util.h"
 #include "elemwise_kernels.h"
 #include "src/device/device_ops.h"
@@ -222,20 +223,13 @@ struct OneHotKernel {
   }
 };
 
-/*! \brief (outer, len, inner) of `s` around `axis`. */
-inline void AxisSplit(const Shape& s, int axis, int64_t* outer, int64_t* len, int64_t* inner) {
-  *outer = s.ProdRange(0, axis);
-  *len = s[axis];
-  *inner = s.ProdRange(axis + 1, s.ndim());
-}
-
 template <typename xpu>
 void TakeForward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& in,
                  const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   if (req[0] == kNullOp || out[0].Size() == 0) return;
   const TakeParam& p = Param<TakeParam>(attrs);
-  int64_t outer, len, inner;
-  AxisSplit(in[0].shape_, IndexAxis(p.axis, in[0].shape_, "take"), &outer, &len, &inner);
+  const AxisSplit sp = SplitAtAxis(in[0].shape_, IndexAxis(p.axis, in[0].shape_, "take"));
+  const int64_t len = sp.n, inner = sp.inner;
   SYMNET_CHECK(len > 0) << "take: cannot take from axis " << p.axis << " of length 0 (input of "
                         << "shape " << in[0].shape_ << ")";
   const int64_t* pos = ResolveIndices<xpu>(in[1], len, static_cast<IndexMode>(p.mode), ctx, "take");
@@ -254,8 +248,8 @@ void TakeBackward(const NodeAttrs& attrs, const OpContext& ctx, const std::vecto
   if (req[0] != kAddTo) ZeroBlob(out[0]);
   if (in[0].Size() == 0) return;
   const TakeParam& p = Param<TakeParam>(attrs);
-  int64_t outer, len, inner;
-  AxisSplit(out[0].shape_, IndexAxis(p.axis, out[0].shape_, "take"), &outer, &len, &inner);
+  const AxisSplit sp = SplitAtAxis(out[0].shape_, IndexAxis(p.axis, out[0].shape_, "take"));
+  const int64_t outer = sp.outer, len = sp.n, inner = sp.inner;
   SYMNET_CHECK(len > 0) << "take: cannot take from axis " << p.axis << " of length 0 (input of "
                         << "shape " << out[0].shape_ << ")";
   const IndexMode mode = p.mode == kIndexWrap ? kIndexWrap : kIndexClip;
@@ -274,8 +268,8 @@ void PickForward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector
                  const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   if (req[0] == kNullOp || out[0].Size() == 0) return;
   const PickParam& p = Param<PickParam>(attrs);
-  int64_t outer, len, inner;
-  AxisSplit(in[0].shape_, PickAxis(p, in[0].shape_), &outer, &len, &inner);
+  const AxisSplit sp = SplitAtAxis(in[0].shape_, PickAxis(p, in[0].shape_));
+  const int64_t outer = sp.outer, len = sp.n, inner = sp.inner;
   SYMNET_CHECK(len > 0) << "pick: cannot pick from an axis of length 0 (input of shape "
                         << in[0].shape_ << ")";
   const int64_t* pos = ResolveIndices<xpu>(in[1], len, static_cast<IndexMode>(p.mode), ctx, "pick");
@@ -294,8 +288,8 @@ void PickBackward(const NodeAttrs& attrs, const OpContext& ctx, const std::vecto
   if (req[0] != kAddTo) ZeroBlob(out[0]);
   if (in[0].Size() == 0) return;
   const PickParam& p = Param<PickParam>(attrs);
-  int64_t outer, len, inner;
-  AxisSplit(out[0].shape_, PickAxis(p, out[0].shape_), &outer, &len, &inner);
+  const AxisSplit sp = SplitAtAxis(out[0].shape_, PickAxis(p, out[0].shape_));
+  const int64_t outer = sp.outer, len = sp.n, inner = sp.inner;
   SYMNET_CHECK(len > 0) << "pick: cannot pick from an axis of length 0 (input of shape "
                         << out[0].shape_ << ")";
   const int64_t* pos = ResolveIndices<xpu>(in[1], len, static_cast<IndexMode>(p.mode), ctx, "pick");

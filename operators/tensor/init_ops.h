@@ -31,6 +31,12 @@ namespace ops {
       "The device of an imperative call's output, as 'cpu(0)' or 'gpu(1)' (default cpu(0)); " \
       "in a graph the executor's device is used.")
 
+#define SYMNET_INIT_DTYPE_FIELD(dtype)                \
+  DMLC_DECLARE_FIELD(dtype)                           \
+      .SYMNET_DTYPE_ENUM(dtype)                       \
+      .set_default(static_cast<int>(DType::kFloat32)) \
+      .describe("The output's dtype.")
+
 struct InitParam : public dmlc::Parameter<InitParam> {
   Shape shape;
   std::string ctx;
@@ -38,10 +44,7 @@ struct InitParam : public dmlc::Parameter<InitParam> {
   DMLC_DECLARE_PARAMETER(InitParam) {
     SYMNET_INIT_SHAPE_FIELD(shape);
     SYMNET_INIT_CTX_FIELD(ctx);
-    DMLC_DECLARE_FIELD(dtype)
-        .SYMNET_DTYPE_ENUM(dtype)
-        .set_default(static_cast<int>(DType::kFloat32))
-        .describe("The output's dtype.");
+    SYMNET_INIT_DTYPE_FIELD(dtype);
   }
 };
 
@@ -53,10 +56,7 @@ struct FullParam : public dmlc::Parameter<FullParam> {
   DMLC_DECLARE_PARAMETER(FullParam) {
     SYMNET_INIT_SHAPE_FIELD(shape);
     SYMNET_INIT_CTX_FIELD(ctx);
-    DMLC_DECLARE_FIELD(dtype)
-        .SYMNET_DTYPE_ENUM(dtype)
-        .set_default(static_cast<int>(DType::kFloat32))
-        .describe("The output's dtype.");
+    SYMNET_INIT_DTYPE_FIELD(dtype);
     DMLC_DECLARE_FIELD(value).describe(
         "The value of every element (converted to dtype; integers truncate).");
   }

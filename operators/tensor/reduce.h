@@ -80,8 +80,7 @@ void ReduceGradCompute(const NodeAttrs& attrs, const OpContext&, const std::vect
   });
 }
 
-// ---- max, min, prod, nansum, nanprod, norm: a reducer folds each output's terms in double ----
-// (double: products and sums of many float32 terms keep their precision; max/min are exact)
+// ---- max, min, prod, nansum, nanprod, norm: reducers for broadcast_util.h's ReduceAxesKernel ----
 
 /*! \brief max: NaN wins (as NumPy and MXNet), and an empty reduction gives -inf. */
 struct MaxReducer {
@@ -131,25 +130,14 @@ struct L2Reducer {
   SYMNET_XINLINE static double Finish(double acc) { return sqrt(acc); }
 };
 
-template <typename R, int req>
-struct ReduceAxesKernel {
-  template <typename T>
-  SYMNET_XINLINE static void Map(int64_t j, const T* src, T* dst, ReduceDims r) {
-    const T* base = r.num_reduced > 0 ? src + r.KeptOffset(j) : src;
-    double acc = R::Init();
-    for (int64_t i = 0; i < r.num_reduced; ++i)
-      R::Add(&acc, static_cast<double>(static_cast<AccType<T>>(base[r.ReducedOffset(i)])));
-    AssignReq<req>(&dst[j], static_cast<AccType<T>>(R::Finish(acc)));
-  }
-};
-
 /*! \brief out (the keepdims shape `kd`, any layout of the same size) = R over src's other axes. */
 template <typename R, typename xpu = cpu>
 void ReduceAxes(const TBlob& src, const Shape& kd, const TBlob& out, OpReqType req) {
   const ReduceDims r = MakeReduceDims(src.shape_, kd);
   SYMNET_FLOAT_TYPE_SWITCH(src.dtype_, T, {
     SYMNET_REQ_SWITCH(req, Req, {
-      Kernel<ReduceAxesKernel<R, Req>, xpu>::Launch(kd.Size(), src.dptr<T>(), out.dptr<T>(), r);
+      Kernel<ReduceAxesKernel<R, Req>, xpu>::Launch(kd.Size(), src.dptr<T>(), out.dptr<T>(), r,
+                                                    1.0);
     });
   });
 }

@@ -16,6 +16,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "../axis_split.h"
 #include "../operator_common.h"
 #include "src/device/kernel_launch.h"
 
@@ -106,12 +107,10 @@ inline SortGeom MakeSortGeom(const Shape& s, const dmlc::optional<int>& axis, in
   if (!axis.has_value()) {
     g.len = s.Size();
   } else {
-    const int a = axis.value() < 0 ? axis.value() + s.ndim() : axis.value();
-    for (int d = 0; d < s.ndim(); ++d) {
-      if (d < a) g.outer *= s[d];
-      if (d == a) g.len = s[d];
-      if (d > a) g.inner *= s[d];
-    }
+    const AxisSplit sp = SplitAtAxis(s, axis.value());
+    g.outer = sp.outer;
+    g.len = sp.n;
+    g.inner = sp.inner;
   }
   g.k = k < 1 || k > g.len ? g.len : k;
   return g;
