@@ -15,8 +15,11 @@ namespace amp {
 
 namespace {
 
-// dot and batch_dot: matrix products, as FullyConnected (MXNet lists them as widest-type casts)
-const std::vector<std::string> kTargetOps = {"Convolution", "FullyConnected", "dot", "batch_dot"};
+// dot and batch_dot: matrix products, as FullyConnected (MXNet lists them as widest-type casts);
+// Deconvolution runs Convolution's kernels (MXNet's bfloat16 list keeps it in float32 for want
+// of bfloat16 kernels, which it has here)
+const std::vector<std::string> kTargetOps = {"Convolution", "Deconvolution", "FullyConnected",
+                                             "dot", "batch_dot"};
 
 const std::vector<std::string> kFP32Ops = {
     "softmax", "log_softmax", "SoftmaxOutput", "SoftmaxActivation", "LinearRegressionOutput",
@@ -26,6 +29,12 @@ const std::vector<std::string> kFP32Ops = {
     // trigonometric and hyperbolic functions need float32's precision in their arguments
     "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "arcsinh", "arccosh",
     "arctanh", "erf",
+    // special functions: gamma overflows float16 past 8, erfinv and gammaln need float32's
+    // digits near their poles (MXNet lists them float32 for both targets)
+    "erfinv", "gamma", "gammaln",
+    // the other loss heads and softmin, as the losses and softmax above (MXNet's lists)
+    "LogisticRegressionOutput", "MAERegressionOutput", "SVMOutput", "MakeLoss", "make_loss",
+    "smooth_l1", "softmin",
     // powers and hypot overflow float16 early (MXNet lists them so too)
     "_power", "broadcast_power", "_power_scalar", "_rpower_scalar", "_hypot", "broadcast_hypot",
     "_hypot_scalar",
@@ -34,7 +43,9 @@ const std::vector<std::string> kFP32Ops = {
     // them neutral)
     "prod", "nansum", "nanprod", "norm", "argmax", "argmin", "argmax_channel", "topk", "argsort",
     // a sum of squares and its reciprocal square root (MXNet lists it float32 for both targets)
-    "L2Normalization"};
+    "L2Normalization",
+    // mean/variance normalizations: 16-bit statistics lose precision (MXNet lists them float32)
+    "LayerNorm", "InstanceNorm", "GroupNorm"};
 
 const std::vector<std::string> kWidestOps = {
     "elemwise_add", "elemwise_sub", "elemwise_mul", "elemwise_div", "broadcast_add",
@@ -68,9 +79,15 @@ const std::vector<std::string> kNeutralOps = {
     // outputs in the dtype they are told (MXNet: FP16_FP32_FUNCS)
     "take", "pick", "slice_like", "diag", "one_hot", "shape_array", "size_array", "_zeros", "_ones",
     "_full", "_arange",
+    // nearest UpSampling copies pixels, exactly in any dtype; bilinear is a small depthwise blend
+    // (MXNet: float16 neutral; its bfloat16 list sends it to float32 for want of kernels)
+    "UpSampling",
     // Embedding gathers rows and the sequence ops copy or mask steps, exactly in any dtype
     // (MXNet: float16 neutral; its bfloat16 list sends them to float32 for want of kernels)
     "Embedding", "SequenceMask", "SequenceLast",
+    // Pad and Crop copy elements; bilinear resizing mixes 4 neighbours with weights in [0, 1],
+    // computed in float32 (MXNet: float16 neutral; bfloat16 float32 for want of kernels)
+    "Pad", "Crop", "_contrib_BilinearResize2D",
     // so do broadcasting, tiling, repeating, reversing, swapping axes and reshape_like (rhs gives
     // only its shape)
     "broadcast_to", "broadcast_like", "broadcast_axis", "tile", "repeat", "reverse", "SwapAxis",
@@ -98,14 +115,17 @@ std::map<std::string, Category> Build(DType target) {
   SYMNET_CHECK(
       m.emplace("Concat", target == DType::kBFloat16 ? Category::kNeutral : Category::kWidest)
           .second);
-  // as MXNet's lists: with bfloat16's 8-bit mantissa, sigmoid and softsign (outputs near 1)
-  // run in float32; with float16's 5-bit exponent, square overflows early
+  // as MXNet's lists: with bfloat16's 8-bit mantissa, sigmoid, softsign and hard_sigmoid
+  // (outputs near 1) run in float32; with float16's 5-bit exponent, square overflows early
   const bool bf16 = target == DType::kBFloat16;
-  for (const char* op : {"sigmoid", "softsign"})
+  for (const char* op : {"sigmoid", "softsign", "hard_sigmoid"})
     SYMNET_CHECK(m.emplace(op, bf16 ? Category::kFP32 : Category::kNeutral).second);
   SYMNET_CHECK(m.emplace("square", bf16 ? Category::kNeutral : Category::kFP32).second);
   // LRN's sum of squares overflows float16; bfloat16 keeps float32's range (MXNet's choice)
   SYMNET_CHECK(m.emplace("LRN", bf16 ? Category::kNeutral : Category::kFP32).second);
+  // RNN: its GEMMs are what float16 speeds up on GPUs (MXNet's float16 list); MXNet's bfloat16
+  // list keeps it in float32, and so do we (bfloat16 recurrences drift over long sequences)
+  SYMNET_CHECK(m.emplace("RNN", bf16 ? Category::kFP32 : Category::kTarget).second);
   return m;
 }
 

@@ -194,6 +194,82 @@ SYMNET_UNARY_FUNCTOR(rcbrt_grad_in, T(-1) / (T(3) * a * std::cbrt(a)))  // d x^-
 SYMNET_UNARY_FUNCTOR(erf_grad_in,
                      T(1.12837916709551257390) * std::exp(-a * a))  // 2/sqrt(pi) e^-x^2
 
+/*!
+ * \brief Inverse error function. A closed-form first guess (Winitzki's approximation, relative
+ *  error below 2e-3) is polished by Halley steps, which triple the correct digits per step. The
+ *  steps solve erf(x) = |y| near 0 but erfc(x) = 1 - |y| in the tails, where 1 - |y| is exact and
+ *  erf has saturated to 1 (the residual in erf would carry no digits at all).
+ */
+struct erfinv {
+  template <typename T>
+  SYMNET_XINLINE static T Map(T y) {
+    const T ay = std::fabs(y);
+    if (!(ay < T(1))) return ay == T(1) ? std::copysign(T(INFINITY), y) : T(NAN);
+    const T q = T(1) - ay;
+    const T l = std::log(q * (T(1) + ay));         // log(1 - y^2) without cancellation
+    const T c = T(4.33074675079987) + T(0.5) * l;  // 2 / (pi * 0.147) + l / 2
+    T x = std::sqrt(std::sqrt(c * c - l * T(6.80272108844)) - c);  // 1 / 0.147
+    const int steps = sizeof(T) >= 8 ? 3 : 2;
+    for (int k = 0; k < steps; ++k) {
+      const T r = ay <= T(0.5) ? std::erf(x) - ay : q - std::erfc(x);
+      const T d = r / (T(1.12837916709551257390) * std::exp(-x * x));  // r / erf'(x)
+      x -= d / (T(1) + x * d);                                         // Halley: erf''/erf' = -2x
+    }
+    return std::copysign(x, y);
+  }
+};
+/*! \brief d erfinv(x) = sqrt(pi)/2 exp(erfinv(x)^2), from the forward output y. */
+SYMNET_UNARY_FUNCTOR(erfinv_grad_out, T(0.88622692545275801365) * std::exp(a * a))
+
+/*!
+ * \brief The digamma function psi = d log(gamma). Reflection moves x <= 0 to 1 - x, the recurrence
+ *  psi(x) = psi(x + 1) - 1/x moves x to at least 10, where the asymptotic series (through x^-10)
+ *  is accurate to double precision. At the poles (0, -1, -2, ...) it returns the largest finite
+ *  value, as MXNet's (Cephes') digamma does.
+ */
+struct digamma {
+  template <typename T>
+  SYMNET_XINLINE static T Map(T x) {
+    constexpr T kPi = T(3.14159265358979323846);
+    T acc = T(0);
+    if (x <= T(0)) {
+      if (x == std::floor(x)) return sizeof(T) >= 8 ? T(1.7976931348623157e308) : T(3.4028234e38);
+      acc = -kPi / std::tan(kPi * x);  // psi(x) = psi(1 - x) - pi cot(pi x)
+      x = T(1) - x;
+    }
+    for (; x < T(10); x += T(1)) acc -= T(1) / x;
+    const T r = T(1) / (x * x);
+    const T tail =
+        r * (T(1) / 12 - r * (T(1) / 120 - r * (T(1) / 252 - r * (T(1) / 240 - r * (T(1) / 132)))));
+    return acc + std::log(x) - T(0.5) / x - tail;
+  }
+};
+SYMNET_UNARY_FUNCTOR(gamma, std::tgamma(a))
+SYMNET_UNARY_FUNCTOR(gammaln, std::lgamma(a))                          // log |gamma(x)|
+SYMNET_UNARY_FUNCTOR(gamma_grad_in, std::tgamma(a) * digamma::Map(a))  // gamma' = gamma psi
+SYMNET_UNARY_FUNCTOR(gammaln_grad_in, digamma::Map(a))
+
+/*! \brief Smooth L1 (Huber) with sigma b: 0.5 (b x)^2 for |x| < 1/b^2, else |x| - 0.5/b^2. */
+struct smooth_l1 {
+  template <typename T>
+  SYMNET_XINLINE static T Map(T a, T b) {
+    const T b2 = b * b;
+    if (a > T(1) / b2) return a - T(0.5) / b2;
+    if (a < T(-1) / b2) return -a - T(0.5) / b2;
+    return T(0.5) * a * a * b2;
+  }
+};
+/*! \brief d smooth_l1(x, b) / dx: sign(x) outside the quadratic part, b^2 x inside. */
+struct smooth_l1_grad {
+  template <typename T>
+  SYMNET_XINLINE static T Map(T a, T b) {
+    const T b2 = b * b;
+    if (a > T(1) / b2) return T(1);
+    if (a < T(-1) / b2) return T(-1);
+    return b2 * a;
+  }
+};
+
 #undef SYMNET_BINARY_FUNCTOR
 #undef SYMNET_UNARY_FUNCTOR
 

@@ -44,6 +44,12 @@ class Convolution {
   void Backward(const void* dy, const void* x, const void* w, void* dx, void* dw, void* db,
                 const std::vector<OpReqType>& req);
 
+  /*! \brief x += b, with b one value per input channel (g.c): Deconvolution's bias, which
+   *  lives on the input side of the convolution it runs backward. */
+  void AddInputBias(const void* b, void* x);
+  /*! \brief db (+)= dx summed over all but the input channel: that bias's gradient. */
+  void InputBiasGrad(const void* dx, void* db, OpReqType req);
+
   /*! \brief Chooses the backward algorithms now (else on the first Backward); throws like the
    *  constructor when cuDNN has none. */
   void PrepareBackward();

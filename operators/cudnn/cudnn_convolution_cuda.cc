@@ -87,6 +87,7 @@ struct Convolution::Impl {
   ConvLayouts layouts;
   size_t workspace_limit = 0;  // bytes (ConvWorkspaceLimit)
   cudnnTensorDescriptor_t x = nullptr, y = nullptr, bias = nullptr;
+  cudnnTensorDescriptor_t in_bias = nullptr;  // (1, c, 1...): AddInputBias, InputBiasGrad
   cudnnFilterDescriptor_t w = nullptr;
   cudnnConvolutionDescriptor_t conv = nullptr;
   cudnnConvolutionFwdAlgo_t fwd_algo{};
@@ -128,11 +129,13 @@ Convolution::Convolution(int dev, const ConvGeometry& g, DType dtype, ConvLayout
   SYMNET_CUDNN_CALL(cudnnCreateTensorDescriptor(&m.x));
   SYMNET_CUDNN_CALL(cudnnCreateTensorDescriptor(&m.y));
   SYMNET_CUDNN_CALL(cudnnCreateTensorDescriptor(&m.bias));
+  SYMNET_CUDNN_CALL(cudnnCreateTensorDescriptor(&m.in_bias));
   SYMNET_CUDNN_CALL(cudnnCreateFilterDescriptor(&m.w));
   SYMNET_CUDNN_CALL(cudnnCreateConvolutionDescriptor(&m.conv));
   SetTensor(m.x, t, Dims(g.n, g.c, g.in), layouts.x);
   SetTensor(m.y, t, Dims(g.n, g.o, g.out), layouts.y);
   SetTensor(m.bias, t, Dims(1, g.o, std::vector<int64_t>(g.in.size(), 1)));
+  SetTensor(m.in_bias, t, Dims(1, g.c, std::vector<int64_t>(g.in.size(), 1)));
   const std::vector<int> wd = Dims(g.o, g.c / g.groups, g.kernel);
   // filter dims are always given as (K, C, spatial...); the format names the storage order
   SYMNET_CUDNN_CALL(cudnnSetFilterNdDescriptor(m.w, t,
@@ -163,6 +166,7 @@ Convolution::~Convolution() {
   cudnnDestroyTensorDescriptor(m.x);
   cudnnDestroyTensorDescriptor(m.y);
   cudnnDestroyTensorDescriptor(m.bias);
+  cudnnDestroyTensorDescriptor(m.in_bias);
   cudnnDestroyFilterDescriptor(m.w);
   cudnnDestroyConvolutionDescriptor(m.conv);
 }
@@ -210,6 +214,23 @@ void Convolution::Backward(const void* dy, const void* x, const void* w, void* d
   if (db && req.size() > 2 && req[2] != kNullOp)
     SYMNET_CUDNN_CALL(
         cudnnConvolutionBackwardBias(h, s.one(), m.y, dy, s.beta(req[2]), m.bias, db));
+}
+
+void Convolution::AddInputBias(const void* b, void* x) {
+  Impl& m = *impl_;
+  cuda::SetDevice(m.dev);
+  const Scalars s(m.dtype);
+  SYMNET_CUDNN_CALL(
+      cudnnAddTensor(cuda::Resources(m.dev).dnn, s.one(), m.in_bias, b, s.one(), m.x, x));
+}
+
+void Convolution::InputBiasGrad(const void* dx, void* db, OpReqType req) {
+  if (req == kNullOp) return;
+  Impl& m = *impl_;
+  cuda::SetDevice(m.dev);
+  const Scalars s(m.dtype);
+  SYMNET_CUDNN_CALL(cudnnConvolutionBackwardBias(cuda::Resources(m.dev).dnn, s.one(), m.x, dx,
+                                                 s.beta(req), m.in_bias, db));
 }
 
 }  // namespace cudnn

@@ -136,7 +136,11 @@ void DnnlConvForward::Run(const void* x, const void* w, const void* b, void* y, 
   Stream().wait();
 }
 
-DnnlConvBackward::DnnlConvBackward(const ConvConfig& cfg) : cfg_(cfg) {
+DnnlConvBackward::DnnlConvBackward(const ConvConfig& cfg) : cfg_(cfg) {}
+
+void DnnlConvBackward::InitWeights() {
+  // made on first use, like the data half: Deconvolution's forward runs only the data half
+  const ConvConfig& cfg = cfg_;
   const ConvDescs d = MakeDescs(cfg);
   const auto hint = TrainingHint(cfg, d);
   if (cfg.bias) {
@@ -158,6 +162,7 @@ DnnlConvBackward::DnnlConvBackward(const ConvConfig& cfg) : cfg_(cfg) {
   src_.Init(d.src, weights_pd_.src_desc(), false);
   d_weights_.Init(d.weights, weights_pd_.diff_weights_desc(), true);
   if (cfg.bias) d_bias_.Init(d.bias, weights_pd_.diff_bias_desc(), true);
+  weights_ready_ = true;
 }
 
 void DnnlConvBackward::InitData() {
@@ -187,6 +192,7 @@ void DnnlConvBackward::Run(const void* dy, const void* x, const void* w, void* d
   }
   const bool want_bias = cfg_.bias && req.size() > 2 && req[2] != kNullOp;
   if (req[1] != kNullOp || want_bias) {
+    if (!weights_ready_) InitWeights();
     // the primitive computes both; a skipped one lands in the owned buffer (see Output)
     const OpReqType rw = req[1];
     std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_DIFF_DST, d_dst_weights_.Input(dy)},

@@ -49,7 +49,11 @@ class DnnlConvForward {
   dnnl::memory bias_;
 };
 
-/*! \brief dx, dw, db from dy, x, w; the bias gradient in the weight dtype. */
+/*!
+ * \brief dx, dw, db from dy, x, w; the bias gradient in the weight dtype. Each half (data,
+ *  weights) is prepared on its first request, so a caller that wants only dx (Deconvolution's
+ *  forward) never makes the weights primitive, and x, dw, db may then be null.
+ */
 class DnnlConvBackward {
  public:
   explicit DnnlConvBackward(const ConvConfig& cfg);
@@ -59,9 +63,10 @@ class DnnlConvBackward {
 
  private:
   void InitData();
+  void InitWeights();
 
   ConvConfig cfg_;
-  bool data_ready_ = false;
+  bool data_ready_ = false, weights_ready_ = false;
   dnnl::convolution_backward_weights::primitive_desc weights_pd_;
   dnnl::convolution_backward_data data_prim_;
   dnnl::convolution_backward_weights weights_prim_;

@@ -226,11 +226,16 @@ SYMNET_REGISTER_OP(_backward_Convolution)
     .set_attr<FLayoutPreference>("FLayoutPreference", ConvLayoutPreference(1))
     .set_attr<FCompute>("FCompute<cpu>", ConvBackward);
 
-size_t ConvWorkspaceLimit(const ConvolutionParam& p, size_t bind_cap_bytes) {
+size_t CudnnWorkspaceLimit(uint64_t workspace_mb, const dmlc::optional<int>& cudnn_tune,
+                           size_t bind_cap_bytes) {
   constexpr int kFastest = 2;  // cudnn_tune's enum value
-  if (p.cudnn_tune.has_value() && p.cudnn_tune.value() == kFastest) return bind_cap_bytes;
-  const size_t own = static_cast<size_t>(p.workspace) << 20;
+  if (cudnn_tune.has_value() && cudnn_tune.value() == kFastest) return bind_cap_bytes;
+  const size_t own = static_cast<size_t>(workspace_mb) << 20;
   return own < bind_cap_bytes ? own : bind_cap_bytes;
+}
+
+size_t ConvWorkspaceLimit(const ConvolutionParam& p, size_t bind_cap_bytes) {
+  return CudnnWorkspaceLimit(p.workspace, p.cudnn_tune, bind_cap_bytes);
 }
 
 }  // namespace ops

@@ -95,6 +95,9 @@ void ConvBackwardRef(const ConvGeometry& g, const TBlob& dy, const TBlob& x, con
  *  `workspace` MiB (MXNet's meaning) but never above the cap; cudnn_tune='fastest' uses the cap.
  */
 size_t ConvWorkspaceLimit(const ConvolutionParam& p, size_t bind_cap_bytes);
+/*! \brief The same rule for any op with `workspace` (MiB) and `cudnn_tune` attributes. */
+size_t CudnnWorkspaceLimit(uint64_t workspace_mb, const dmlc::optional<int>& cudnn_tune,
+                           size_t bind_cap_bytes);
 
 }  // namespace ops
 }  // namespace symnet

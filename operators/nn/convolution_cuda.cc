@@ -2,10 +2,9 @@
  * \brief Convolution on a GPU: cuDNN (operators/cudnn/), one descriptor set per call site, NCHW
  *  or NHWC (a channels-last `layout`, or the GPU layout plan of 16-bit graphs).
  */
-#include "../cudnn/cudnn_convolution.h"
+#include "convolution_cuda.h"
+
 #include "../tensor/channel_copy.h"
-#include "convolution.h"
-#include "one_order.h"
 #include "src/device/cuda_common.h"
 
 namespace symnet {
@@ -19,35 +18,33 @@ struct CudnnConvState : public OpState {
   bool last = false;       // what it runs: NCHW when cuDNN had no NHWC algorithm
 };
 
-std::unique_ptr<cudnn::Convolution> MakeConv(const OpContext& ctx, const ConvolutionParam& p,
+std::unique_ptr<cudnn::Convolution> MakeConv(const OpContext& ctx, size_t workspace_limit,
                                              const ConvGeometry& g, DType t, bool last,
                                              bool backward) {
   cudnn::ConvLayouts l;
   l.x = l.w = l.y = last;
-  auto conv = std::make_unique<cudnn::Convolution>(ctx.dev.id, g, t, l,
-                                                   ConvWorkspaceLimit(p, ctx.workspace_cap_bytes));
+  auto conv = std::make_unique<cudnn::Convolution>(ctx.dev.id, g, t, l, workspace_limit);
   if (backward) conv->PrepareBackward();
   return conv;
 }
 
-/*!
- * \brief The call site's cuDNN convolution, in NHWC when `want_last` and cuDNN has algorithms
- *  for it, else in NCHW (the operands are then copied: see OneOrder). *last says which.
- */
-cudnn::Convolution& GetConv(const OpContext& ctx, const ConvolutionParam& p, const ConvGeometry& g,
-                            DType t, bool want_last, bool backward, bool* last) {
+}  // namespace
+
+cudnn::Convolution& GetCudnnConv(const OpContext& ctx, size_t workspace_limit,
+                                 const ConvGeometry& g, DType t, bool want_last, bool backward,
+                                 bool* last) {
   auto& st = ctx.GetState<CudnnConvState>(
       [&] {
         auto* s = new CudnnConvState();
         s->want_last = s->last = want_last;
         try {
-          s->conv = MakeConv(ctx, p, g, t, want_last, backward);
+          s->conv = MakeConv(ctx, workspace_limit, g, t, want_last, backward);
         } catch (const std::exception& e) {
           if (!want_last) throw;
           LOG(WARNING) << "symnet: cuDNN has no NHWC algorithm for a " << t << " convolution ("
                        << e.what() << "); it runs in NCHW, with its operands copied";
           s->last = false;
-          s->conv = MakeConv(ctx, p, g, t, false, backward);
+          s->conv = MakeConv(ctx, workspace_limit, g, t, false, backward);
         }
         return s;
       },
@@ -60,19 +57,15 @@ cudnn::Convolution& GetConv(const OpContext& ctx, const ConvolutionParam& p, con
   return *st.conv;
 }
 
-/*! \brief OneOrder's device side: LayoutScratch and CopyChannelsGPU. */
-struct GpuOrderOps {
-  static void* Scratch(int dev, size_t bytes) { return cuda::LayoutScratch(dev, bytes); }
-  static void Copy(const void* src, bool src_last, void* dst, bool dst_last, DType t,
-                   const ChannelDims3& d, OpReqType req) {
-    CopyChannelsGPU(src, src_last, dst, dst_last, t, d, req);
-  }
-};
-using OneOrder = OneOrderT<GpuOrderOps>;
+void* GpuOrderOps::Scratch(int dev, size_t bytes) { return cuda::LayoutScratch(dev, bytes); }
+void GpuOrderOps::Copy(const void* src, bool src_last, void* dst, bool dst_last, DType t,
+                       const ChannelDims3& d, OpReqType req) {
+  CopyChannelsGPU(src, src_last, dst, dst_last, t, d, req);
+}
 
-/*! \brief cuDNN runs NHWC when `b` (the output, or the incoming gradient) is stored so, except
- *  in float64, which its NHWC kernels do not cover. */
 bool RunChannelsLast(const TBlob& b) { return b.channels_last() && b.dtype_ != DType::kFloat64; }
+
+namespace {
 
 void ConvForwardGPU(const NodeAttrs& attrs, const OpContext& ctx,
                     const std::vector<TBlob>& given_in, const std::vector<OpReqType>& req,
@@ -82,8 +75,8 @@ void ConvForwardGPU(const NodeAttrs& attrs, const OpContext& ctx,
   const ConvGeometry g = MakeConvGeometry(p, given_in[0].shape_);
   const std::vector<TBlob> in = ConvViews(p, given_in), out = ConvViews(p, given_out);
   bool last = false;
-  cudnn::Convolution& conv =
-      GetConv(ctx, p, g, in[0].dtype_, RunChannelsLast(out[0]), false, &last);
+  cudnn::Convolution& conv = GetCudnnConv(ctx, ConvWorkspaceLimit(p, ctx.workspace_cap_bytes), g,
+                                          in[0].dtype_, RunChannelsLast(out[0]), false, &last);
   OneOrder order(ctx.dev.id, last);
   order.Plan(in[0]);
   order.Plan(in[1]);
@@ -103,7 +96,8 @@ void ConvBackwardGPU(const NodeAttrs& attrs, const OpContext& ctx,
   const ConvGeometry g = MakeConvGeometry(p, given_in[1].shape_);
   const std::vector<TBlob> in = ConvViews(p, given_in), out = ConvViews(p, given_out);
   bool last = false;
-  cudnn::Convolution& conv = GetConv(ctx, p, g, in[1].dtype_, RunChannelsLast(in[0]), true, &last);
+  cudnn::Convolution& conv = GetCudnnConv(ctx, ConvWorkspaceLimit(p, ctx.workspace_cap_bytes), g,
+                                          in[1].dtype_, RunChannelsLast(in[0]), true, &last);
   OneOrder order(ctx.dev.id, last);
   order.Plan(in[0]);   // 0: dy
   order.Plan(in[1]);   // 1: x

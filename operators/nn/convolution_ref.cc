@@ -131,9 +131,13 @@ void Backward(const ConvGeometry& cg, const TBlob& dyb, const TBlob& xb, const T
   std::vector<double> gx(static_cast<size_t>(cg.n * cg.c * isz), 0.0);
   std::vector<double> gw(static_cast<size_t>(cg.o * cpg * ksz), 0.0);
   std::vector<double> gb(static_cast<size_t>(cg.o), 0.0);
+  // each half runs only when requested: Deconvolution uses this for dx alone (its forward) and
+  // for dw alone (its weight gradient), with the unused blobs' data never read
+  const bool want_x = req[0] != kNullOp;
+  const bool want_w = req[1] != kNullOp || (db != nullptr && req[2] != kNullOp);
   // dx: parallel over (n, c) so that each thread owns its output rows
-#pragma omp parallel for
-  for (int64_t nc = 0; nc < cg.n * cg.c; ++nc) {
+#pragma omp parallel for if (want_x)
+  for (int64_t nc = 0; nc < (want_x ? cg.n * cg.c : 0); ++nc) {
     const int64_t n = nc / cg.c, c = nc % cg.c, grp = c / cpg, ci = c % cpg;
     double* gxc = &gx[nc * isz];
     for (int64_t oo = 0; oo < opg; ++oo) {
@@ -144,8 +148,8 @@ void Backward(const ConvGeometry& cg, const TBlob& dyb, const TBlob& xb, const T
     }
   }
   // dw, db: parallel over output channels
-#pragma omp parallel for
-  for (int64_t o = 0; o < cg.o; ++o) {
+#pragma omp parallel for if (want_w)
+  for (int64_t o = 0; o < (want_w ? cg.o : 0); ++o) {
     const int64_t grp = o / opg;
     for (int64_t n = 0; n < cg.n; ++n) {
       for (int64_t i = 0; i < osz; ++i) gb[o] += val(dy[ys.at(n, o, i)]);

@@ -1,6 +1,6 @@
 /*!
- * \brief Pooling (max, avg, sum) over 1-3 spatial dims: kernel, stride, pad, global_pool,
- *  pooling_convention valid/full, count_include_pad. Written as plain loops over windows for
+ * \brief Pooling (max, avg, sum, lp) over 1-3 spatial dims: kernel, stride, pad, global_pool,
+ *  pooling_convention valid/full/same, count_include_pad. Written as plain loops over windows for
  *  channels-first and channels-last data; max-pooling's gradient goes to the first maximum.
  */
 #include "pooling.h"
@@ -64,6 +64,7 @@ void PoolForward(const PoolingParam& p, const PoolGeo& g, const TBlob& xb, const
   const Strides si = MakeStrides(g, xb.channels_last(), false),
                 so = MakeStrides(g, yb.channels_last(), true);
   const int64_t osz = g.out_size();
+  const int lp = LpP(p);
 #pragma omp parallel for collapse(2)
   for (int64_t n = 0; n < g.n; ++n) {
     for (int64_t oi = 0; oi < osz; ++oi) {
@@ -75,6 +76,12 @@ void PoolForward(const PoolingParam& p, const PoolGeo& g, const TBlob& xb, const
         if (p.pool_type == kMaxPool) {
           v = -std::numeric_limits<A>::infinity();
           ForEachInWindow(g, w, [&](int64_t i) { v = std::max(v, static_cast<A>(xc[i * si.sp])); });
+        } else if (p.pool_type == kLpPool) {
+          A s = 0;
+          ForEachInWindow(g, w, [&](int64_t i) {
+            s += static_cast<A>(LpTerm(static_cast<A>(xc[i * si.sp]), lp));
+          });
+          v = static_cast<A>(LpRoot(s, lp));
         } else {
           A s = 0;
           ForEachInWindow(g, w, [&](int64_t i) { s += static_cast<A>(xc[i * si.sp]); });
@@ -103,6 +110,7 @@ void PoolBackward(const PoolingParam& p, const PoolGeo& g, const TBlob& dyb, con
   const Strides si = MakeStrides(g, xb.channels_last(), false),
                 so = MakeStrides(g, yb.channels_last(), true);
   const int64_t osz = g.out_size(), isz = g.in_size();
+  const int lp = LpP(p);
 #pragma omp parallel
   {
     std::vector<A> plane(static_cast<size_t>(isz));  // one (n, c) plane, per thread
@@ -123,6 +131,11 @@ void PoolBackward(const PoolingParam& p, const PoolGeo& g, const TBlob& dyb, con
               if (arg < 0 && static_cast<A>(xc[i * si.sp]) == target) arg = i;
             });
             if (arg >= 0) plane[arg] += grad;
+          } else if (p.pool_type == kLpPool) {
+            const A out = static_cast<A>(y[n * so.n + c * so.c + oi * so.sp]);
+            ForEachInWindow(g, w, [&](int64_t i) {
+              plane[i] += static_cast<A>(grad * LpGrad(static_cast<A>(xc[i * si.sp]), out, lp));
+            });
           } else {
             const A share = static_cast<A>(grad / w.divisor);
             ForEachInWindow(g, w, [&](int64_t i) { plane[i] += share; });
@@ -149,6 +162,7 @@ template <typename T>
 void PoolForwardNHWC(const PoolingParam& p, const PoolGeo& g, const T* x, T* y, OpReqType req) {
   using A = AccType<T>;
   const int64_t osz = g.out_size(), isz = g.in_size(), C = g.c;
+  const int lp = LpP(p);
 #pragma omp parallel
   {
     std::vector<A> acc(static_cast<size_t>(C));
@@ -158,18 +172,23 @@ void PoolForwardNHWC(const PoolingParam& p, const PoolGeo& g, const T* x, T* y, 
         const int64_t o[3] = {oi / (g.out[1] * g.out[2]), (oi / g.out[2]) % g.out[1],
                               oi % g.out[2]};
         const Window w = MakeWindow(g, p, o);
-        const bool is_max = p.pool_type == kMaxPool;
+        const bool is_max = p.pool_type == kMaxPool, is_lp = p.pool_type == kLpPool;
         std::fill(acc.begin(), acc.end(), is_max ? -std::numeric_limits<A>::infinity() : A(0));
         const T* xn = x + n * isz * C;
         ForEachInWindow(g, w, [&](int64_t i) {
           const T* px = xn + i * C;
           if (is_max) {
             for (int64_t c = 0; c < C; ++c) acc[c] = std::max(acc[c], static_cast<A>(px[c]));
+          } else if (is_lp) {
+            for (int64_t c = 0; c < C; ++c)
+              acc[c] += static_cast<A>(LpTerm(static_cast<A>(px[c]), lp));
           } else {
             for (int64_t c = 0; c < C; ++c) acc[c] += static_cast<A>(px[c]);
           }
         });
-        const A inv = is_max ? A(1) : static_cast<A>(1.0 / w.divisor);
+        if (is_lp)
+          for (int64_t c = 0; c < C; ++c) acc[c] = static_cast<A>(LpRoot(acc[c], lp));
+        const A inv = is_max || is_lp ? A(1) : static_cast<A>(1.0 / w.divisor);
         T* py = y + (n * osz + oi) * C;
         for (int64_t c = 0; c < C; ++c) {
           if (req == kAddTo) {
@@ -189,6 +208,7 @@ void PoolBackwardNHWC(const PoolingParam& p, const PoolGeo& g, const T* dy, cons
                       T* dx, OpReqType req) {
   using A = AccType<T>;
   const int64_t osz = g.out_size(), isz = g.in_size(), C = g.c;
+  const int lp = LpP(p);
 #pragma omp parallel
   {
     std::vector<A> plane(static_cast<size_t>(isz * C));
@@ -217,6 +237,15 @@ void PoolBackwardNHWC(const PoolingParam& p, const PoolGeo& g, const T* dy, cons
               pp[c] += hit ? lc[c] : A(0);
               lc[c] = hit ? A(0) : lc[c];
             }
+          });
+        } else if (p.pool_type == kLpPool) {
+          const T* py = y + (n * osz + oi) * C;
+          ForEachInWindow(g, w, [&](int64_t i) {
+            const T* px = xn + i * C;
+            A* pp = &plane[i * C];
+            for (int64_t c = 0; c < C; ++c)
+              pp[c] += static_cast<A>(static_cast<A>(pdy[c]) *
+                                      LpGrad(static_cast<A>(px[c]), static_cast<A>(py[c]), lp));
           });
         } else {
           const A inv = static_cast<A>(1.0 / w.divisor);
@@ -301,8 +330,8 @@ void PoolingGradCompute(const NodeAttrs& attrs, const OpContext&,
 
 SYMNET_REGISTER_OP(Pooling)
     .describe(
-        "Pooling (max, avg, sum) over the spatial dims of (N, C, ...) data, or of "
-        "(N, ..., C) data with a channels-last layout.")
+        "Pooling (max, avg, sum, or lp: (sum x^p)^(1/p) with p_value 1, 2 or 3) over the spatial "
+        "dims of (N, C, ...) data, or of (N, ..., C) data with a channels-last layout.")
     .set_attr_parser(ParamParser<PoolingParam>)
     .add_arguments(ParamDocs<PoolingParam>())
     .add_argument("data", "NDArray-or-Symbol", "Input data (N, C, spatial...).")

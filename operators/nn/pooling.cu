@@ -28,7 +28,7 @@ void PoolingGPU(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlo
     SYMNET_REQ_SWITCH(req[0], Req, {
       Kernel<PoolForwardKernel<Req>, gpu>::Launch(g.n * g.c * g.out_size(), in[0].dptr<T>(),
                                                   out[0].dptr<T>(), g, p.pool_type, IncludePad(p),
-                                                  cl);
+                                                  cl, LpP(p));
     });
   });
 }
@@ -45,7 +45,7 @@ void PoolingGradGPU(const NodeAttrs& attrs, const OpContext&, const std::vector<
     SYMNET_REQ_SWITCH(req[0], Req, {
       Kernel<PoolBackwardKernel<Req>, gpu>::Launch(
           g.n * g.c * g.in_size(), in[0].dptr<T>(), in[1].dptr<T>(), in[2].dptr<T>(),
-          out[0].dptr<T>(), g, p.pool_type, IncludePad(p), cl);
+          out[0].dptr<T>(), g, p.pool_type, IncludePad(p), cl, LpP(p));
     });
   });
 }

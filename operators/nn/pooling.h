@@ -3,6 +3,8 @@
 #define SYMNET_OPERATORS_NN_POOLING_H_
 
 #include <algorithm>
+#include <cmath>
+#include <string>
 
 #include "../operator_common.h"
 #include "data_layout.h"
@@ -39,10 +41,14 @@ struct PoolingParam : public dmlc::Parameter<PoolingParam> {
         .add_enum("full", kFull)
         .add_enum("same", kSame)
         .set_default(kValid)
-        .describe("Output size: valid floors (in + 2*pad - kernel) / stride, full ceils it.");
+        .describe(
+            "Output size: valid floors (in + 2*pad - kernel) / stride, full ceils it; same is "
+            "ceil(in / stride), windows cut at the end, no pad.");
     DMLC_DECLARE_FIELD(stride).set_default(Shape()).describe("Stride; default 1.");
     DMLC_DECLARE_FIELD(pad).set_default(Shape()).describe("Padding; default 0.");
-    DMLC_DECLARE_FIELD(p_value).set_default(dmlc::optional<int>()).describe("For lp pooling.");
+    DMLC_DECLARE_FIELD(p_value)
+        .set_default(dmlc::optional<int>())
+        .describe("lp pooling's p: 1, 2 or 3.");
     DMLC_DECLARE_FIELD(count_include_pad)
         .set_default(dmlc::optional<bool>())
         .describe("avg pooling: count padded positions in the divisor (default True).");
@@ -70,8 +76,17 @@ inline PoolGeo MakeGeo(const PoolingParam& p, const Shape& x) {
   SYMNET_CHECK(!p.layout.has_value() || LayoutSpatialDims(p.layout) == nsp)
       << "Pooling layout " << LayoutName(p.layout.value()) << " does not fit data with " << nsp
       << " spatial dims";
-  SYMNET_CHECK(p.pool_type != kLpPool) << "lp pooling is not supported";
-  SYMNET_CHECK(p.pooling_convention != kSame) << "pooling_convention 'same' is not supported";
+  if (p.pool_type == kLpPool)
+    SYMNET_CHECK(p.p_value.has_value() && p.p_value.value() >= 1 && p.p_value.value() <= 3)
+        << "Pooling with pool_type 'lp' needs p_value 1, 2 or 3 (as MXNet), got "
+        << (p.p_value.has_value() ? std::to_string(p.p_value.value()) : std::string("none"));
+  const bool same = p.pooling_convention == kSame && !p.global_pool;
+  // 'same' places windows at multiples of the stride from 0 and cuts them at the end, so there
+  // is no room for explicit padding (MXNet refuses it too)
+  if (same)
+    for (int j = 0; j < p.pad.ndim(); ++j)
+      SYMNET_CHECK(!p.pad.ndim_known() || p.pad[j] == 0)
+          << "Pooling with pooling_convention 'same' takes no pad, got pad " << p.pad;
   if (!p.global_pool) {
     SYMNET_CHECK_EQ(p.kernel.ndim(), nsp)
         << "Pooling kernel " << p.kernel << " must have one dim per spatial dim of " << x;
@@ -101,10 +116,15 @@ inline PoolGeo MakeGeo(const PoolingParam& p, const Shape& x) {
       g.s[i] = p.stride.ndim_known() && p.stride.ndim() > 0 ? p.stride[j] : 1;
       g.p[i] = p.pad.ndim_known() && p.pad.ndim() > 0 ? p.pad[j] : 0;
     }
-    SYMNET_CHECK(g.k[i] > 0 && g.s[i] > 0 && g.p[i] >= 0 && g.in[i] + 2 * g.p[i] >= g.k[i])
+    SYMNET_CHECK(g.k[i] > 0 && g.s[i] > 0 && g.p[i] >= 0 &&
+                 (same || g.in[i] + 2 * g.p[i] >= g.k[i]))
         << "Pooling window " << p.kernel << " does not fit the padded input " << x;
     const int64_t span = g.in[i] + 2 * g.p[i] - g.k[i];
-    g.out[i] = (p.pooling_convention == kFull ? (span + g.s[i] - 1) / g.s[i] : span / g.s[i]) + 1;
+    if (same) {
+      g.out[i] = (g.in[i] + g.s[i] - 1) / g.s[i];  // ceil(in / stride)
+    } else {
+      g.out[i] = (p.pooling_convention == kFull ? (span + g.s[i] - 1) / g.s[i] : span / g.s[i]) + 1;
+    }
   }
   return g;
 }
@@ -134,9 +154,22 @@ SYMNET_XINLINE Window MakeWindow(const PoolGeo& g, int pool_type, bool include_p
     w.hi[i] = end < g.in[i] ? end : g.in[i];
     real *= static_cast<double>(w.hi[i] > w.lo[i] ? w.hi[i] - w.lo[i] : 0);
   }
-  w.divisor = pool_type == kSumPool ? 1.0 : (include_pad ? padded : real);
+  w.divisor = pool_type == kSumPool || pool_type == kLpPool ? 1.0 : (include_pad ? padded : real);
   return w;
 }
+
+/*! \brief lp pooling (MXNet's): y = (sum x^p)^(1/p) over the window, without absolute values
+ *  (so p = 1 and 3 keep signs: p = 1 is sum pooling and p = 3 takes a signed cube root). */
+SYMNET_XINLINE double LpTerm(double x, int p) { return p == 1 ? x : p == 2 ? x * x : x * x * x; }
+SYMNET_XINLINE double LpRoot(double s, int p) { return p == 1 ? s : p == 2 ? sqrt(s) : cbrt(s); }
+/*! \brief dy/dx of one window element: (x / y)^(p - 1); 0 where y is 0 (MXNet's choice, which
+ *  keeps an all-zero window's gradient finite). */
+SYMNET_XINLINE double LpGrad(double x, double y, int p) {
+  if (p == 1) return 1.0;
+  if (y == 0) return 0.0;
+  return p == 2 ? x / y : (x * x) / (y * y);
+}
+inline int LpP(const PoolingParam& p) { return p.p_value.has_value() ? p.p_value.value() : 1; }
 
 inline bool IncludePad(const PoolingParam& p) {
   return !p.count_include_pad.has_value() || p.count_include_pad.value();

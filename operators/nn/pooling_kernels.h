@@ -3,8 +3,8 @@
  *  functors so that tests also run them on the CPU (Kernel<OP, cpu>) against the CPU operator.
  *  Forward: one call per output. Backward: one call per input element, gathering from the
  *  windows that contain it (no atomics, so the result is deterministic); max pooling's gradient
- *  goes to the first maximum of each window, as on the CPU. Data is channels-first or, with
- *  `cl`, channels-last; indices run in storage order either way.
+ *  goes to the first maximum of each window, as on the CPU; lp pooling's is dy * (x / y)^(p-1).
+ * Data is channels-first or, with `cl`, channels-last; indices run in storage order either way.
  */
 #ifndef SYMNET_OPERATORS_NN_POOLING_KERNELS_H_
 #define SYMNET_OPERATORS_NN_POOLING_KERNELS_H_
@@ -40,7 +40,7 @@ template <int req>
 struct PoolForwardKernel {
   template <typename T>
   SYMNET_XINLINE static void Map(int64_t idx, const T* x, T* y, PoolGeo g, int type,
-                                 bool include_pad, bool cl) {
+                                 bool include_pad, bool cl, int lp) {
     using A = AccType<T>;
     int64_t plane, oi;
     SplitIndex(idx, g.out_size(), g.c, cl, &plane, &oi);
@@ -53,9 +53,14 @@ struct PoolForwardKernel {
       for (int64_t h = w.lo[1]; h < w.hi[1]; ++h)
         for (int64_t c = w.lo[2]; c < w.hi[2]; ++c) {
           const A e = static_cast<A>(xc[((d * g.in[1] + h) * g.in[2] + c) * step]);
-          v = type == kMaxPool ? (e > v ? e : v) : v + e;
+          v = type == kMaxPool ? (e > v ? e : v)
+                               : v + (type == kLpPool ? static_cast<A>(LpTerm(e, lp)) : e);
         }
-    if (type != kMaxPool) v = static_cast<A>(v / w.divisor);
+    if (type == kLpPool) {
+      v = static_cast<A>(LpRoot(v, lp));
+    } else if (type != kMaxPool) {
+      v = static_cast<A>(v / w.divisor);
+    }
     AssignReq<req>(&y[idx], v);
   }
 };
@@ -73,7 +78,7 @@ template <int req>
 struct PoolBackwardKernel {
   template <typename T>
   SYMNET_XINLINE static void Map(int64_t idx, const T* dy, const T* x, const T* y, T* dx, PoolGeo g,
-                                 int type, bool include_pad, bool cl) {
+                                 int type, bool include_pad, bool cl, int lp) {
     using A = AccType<T>;
     const int64_t isz = g.in_size(), osz = g.out_size(), step = cl ? g.c : 1;
     int64_t plane, ii;
@@ -91,6 +96,11 @@ struct PoolBackwardKernel {
           const int64_t oi = (od * g.out[1] + oh) * g.out[2] + ow;
           const Window w = MakeWindow(g, type, include_pad, o);
           const A grad = static_cast<A>(dy[ybase + oi * step]);
+          if (type == kLpPool) {
+            acc += static_cast<A>(grad * LpGrad(static_cast<A>(xc[ii * step]),
+                                                static_cast<A>(y[ybase + oi * step]), lp));
+            continue;
+          }
           if (type != kMaxPool) {
             acc += static_cast<A>(grad / w.divisor);
             continue;

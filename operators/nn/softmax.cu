@@ -1,4 +1,5 @@
-/*! \brief GPU kernels of softmax and log_softmax (the row kernels of softmax.h with xpu = gpu). */
+/*! \brief GPU kernels of softmax, log_softmax and softmin (the row kernels of softmax.h with xpu =
+ * gpu). */
 #include "softmax.h"
 #include "src/device/kernel_launch.cuh"
 
@@ -11,6 +12,9 @@ SYMNET_REGISTER_OP(_backward_softmax)
 SYMNET_REGISTER_OP(log_softmax).set_attr<FCompute>("FCompute<gpu>", SoftmaxCompute<true, gpu>);
 SYMNET_REGISTER_OP(_backward_log_softmax)
     .set_attr<FCompute>("FCompute<gpu>", SoftmaxGradCompute<true, gpu>);
+SYMNET_REGISTER_OP(softmin).set_attr<FCompute>("FCompute<gpu>", SoftmaxCompute<false, gpu, true>);
+SYMNET_REGISTER_OP(_backward_softmin)
+    .set_attr<FCompute>("FCompute<gpu>", SoftmaxGradCompute<false, gpu, true>);
 
 }  // namespace ops
 }  // namespace symnet

@@ -63,8 +63,8 @@ template <typename xpu, bool is_log, typename T>
 void SoftmaxForward(const T* x, T* y, AxisSplit sp, double t, OpReqType req) {
   using A = AccType<T>;
   SYMNET_REQ_SWITCH(req, Req, {
-    Kernel<SoftmaxRowKernel<is_log, Req>, xpu>::Launch(sp.outer * sp.inner, x, y, sp,
-                                                       static_cast<A>(1.0 / t));
+    Kernel<SoftmaxRowKernel<is_log, Req>, xpu>::LaunchCost(sp.outer * sp.inner, sp.n, x, y, sp,
+                                                           static_cast<A>(1.0 / t));
   });
 }
 
@@ -79,12 +79,15 @@ struct SoftmaxParam : public dmlc::Parameter<SoftmaxParam> {
   }
 };
 
-template <bool is_log, typename xpu = cpu>
+/*! \brief softmax, log_softmax, or with is_min softmin = softmax(-x / t): the same kernels with
+ *  the scale 1/t negated (the gradient picks up the same factor by the chain rule). */
+template <bool is_log, typename xpu = cpu, bool is_min = false>
 void SoftmaxCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>& in,
                     const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   if (req[0] == kNullOp) return;
   const SoftmaxParam& p = Param<SoftmaxParam>(attrs);
-  const double t = p.temperature.has_value() ? p.temperature.value() : 1.0;
+  const double t =
+      (is_min ? -1.0 : 1.0) * (p.temperature.has_value() ? p.temperature.value() : 1.0);
   const AxisSplit sp = SplitAtAxis(in[0].shape_, p.axis);
   SYMNET_FLOAT_TYPE_SWITCH(in[0].dtype_, T, {
     SoftmaxForward<xpu, is_log>(in[0].dptr<T>(), out[0].dptr<T>(), sp, t, req[0]);
@@ -92,19 +95,20 @@ void SoftmaxCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<
 }
 
 /*! \brief Inputs (dy, y). */
-template <bool is_log, typename xpu = cpu>
+template <bool is_log, typename xpu = cpu, bool is_min = false>
 void SoftmaxGradCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>& in,
                         const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   if (req[0] == kNullOp) return;
   const SoftmaxParam& p = Param<SoftmaxParam>(attrs);
-  const double t = p.temperature.has_value() ? p.temperature.value() : 1.0;
+  const double t =
+      (is_min ? -1.0 : 1.0) * (p.temperature.has_value() ? p.temperature.value() : 1.0);
   const AxisSplit sp = SplitAtAxis(in[1].shape_, p.axis);
   SYMNET_FLOAT_TYPE_SWITCH(in[1].dtype_, T, {
     using A = AccType<T>;
     SYMNET_REQ_SWITCH(req[0], Req, {
-      Kernel<SoftmaxGradRowKernel<is_log, Req>, xpu>::Launch(sp.outer * sp.inner, in[0].dptr<T>(),
-                                                             in[1].dptr<T>(), out[0].dptr<T>(), sp,
-                                                             static_cast<A>(1.0 / t));
+      Kernel<SoftmaxGradRowKernel<is_log, Req>, xpu>::LaunchCost(
+          sp.outer * sp.inner, sp.n, in[0].dptr<T>(), in[1].dptr<T>(), out[0].dptr<T>(), sp,
+          static_cast<A>(1.0 / t));
     });
   });
 }
@@ -296,9 +300,9 @@ void SoftmaxOutputGradCompute(const NodeAttrs& attrs, const OpContext& ctx,
               ? CountValidLabels<T>(xpu(), label.dptr<T>(), rows, p.ignore_label, &host_valid, ctx)
               : nullptr;
       SYMNET_REQ_SWITCH(req[0], Req, {
-        Kernel<SoftmaxOutputGradRowKernel<Req>, xpu>::Launch(rows, label.dptr<T>(), y.dptr<T>(),
-                                                             p.out_grad ? in[2].dptr<T>() : nullptr,
-                                                             out[0].dptr<T>(), a);
+        Kernel<SoftmaxOutputGradRowKernel<Req>, xpu>::LaunchCost(
+            rows, y.Size() / (rows ? rows : 1), label.dptr<T>(), y.dptr<T>(),
+            p.out_grad ? in[2].dptr<T>() : nullptr, out[0].dptr<T>(), a);
       });
     });
   }

@@ -37,7 +37,11 @@
   X(log10, log10, log10_grad_in, ElemwiseGradUseIn, "Base-10 logarithm.")                          \
   X(cbrt, cbrt, cbrt_grad_out, ElemwiseGradUseOut, "Cube root.")                                   \
   X(rcbrt, rcbrt, rcbrt_grad_in, ElemwiseGradUseIn, "Reciprocal cube root: 1 / cbrt(x).")          \
-  X(erf, erf, erf_grad_in, ElemwiseGradUseIn, "Gauss error function.")
+  X(erf, erf, erf_grad_in, ElemwiseGradUseIn, "Gauss error function.")                             \
+  X(erfinv, erfinv, erfinv_grad_out, ElemwiseGradUseOut, "Inverse of the Gauss error function.")   \
+  X(gamma, gamma, gamma_grad_in, ElemwiseGradUseIn, "The gamma function.")                         \
+  X(gammaln, gammaln, gammaln_grad_in, ElemwiseGradUseIn,                                          \
+    "log |gamma(x)|; its gradient is digamma.")
 
 /*!
  * \brief Rounding, sign and logical_not as X(NAME, FORWARD functor, doc): piecewise constant, so

@@ -105,6 +105,12 @@ SYMNET_REGISTER_SCALAR_OP(_logical_xor_scalar, logical_xor, "y = ((x != 0) xor (
                           NoInputGradients)
     .add_alias("_LogicalXorScalar");
 
+// the scalar is sigma (MXNet's spelling); its default 1 gives the plain Huber loss
+SYMNET_REGISTER_SCALAR_OP(smooth_l1, smooth_l1,
+                          "Smooth L1 loss with sigma = scalar: 0.5 (sigma x)^2 where |x| < "
+                          "1/sigma^2, else |x| - 0.5/sigma^2.",
+                          ScalarGradUseIn("_backward_smooth_l1"));
+
 #define SYMNET_REGISTER_SCALAR_GRAD(NAME, GRAD)                \
   SYMNET_REGISTER_OP(NAME)                                     \
       .set_num_inputs(2)                                       \

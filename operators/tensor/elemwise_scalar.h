@@ -73,7 +73,8 @@ void ScalarGradCompute(const NodeAttrs& attrs, const OpContext&, const std::vect
   X(_lesser_equal_scalar, lesser_equal)   \
   X(_logical_and_scalar, logical_and)     \
   X(_logical_or_scalar, logical_or)       \
-  X(_logical_xor_scalar, logical_xor)
+  X(_logical_xor_scalar, logical_xor)     \
+  X(smooth_l1, smooth_l1)
 
 /*! \brief The backward ops (inputs dy, x) as X(NAME, dy multiplier as a function of (x, s)). */
 #define SYMNET_SCALAR_GRAD_OPS(X)                                \
@@ -83,7 +84,8 @@ void ScalarGradCompute(const NodeAttrs& attrs, const OpContext&, const std::vect
   X(_backward_power_scalar, left_partial<mathf::power_grad>)     \
   X(_backward_rpower_scalar, right_partial<mathf::power_grad>)   \
   X(_backward_rmod_scalar, right_partial<mathf::mod_grad>)       \
-  X(_backward_hypot_scalar, left_partial<mathf::hypot_grad>)
+  X(_backward_hypot_scalar, left_partial<mathf::hypot_grad>)     \
+  X(_backward_smooth_l1, smooth_l1_grad)
 
 }  // namespace ops
 }  // namespace symnet

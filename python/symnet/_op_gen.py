@@ -1,4 +1,7 @@
 """Generates symnet.sym.<Op> and symnet.nd.<Op> functions from the C++ operator registry."""
+import sys
+import types
+
 from . import _core
 from .base import param_str
 
@@ -112,9 +115,19 @@ def _make_ndarray_function(op_name, info):
     return op_function
 
 
+CONTRIB_PREFIX = "_contrib_"
+
+
 def populate(namespace, kind):
-    """Adds one function per operator (and alias) to `namespace`; backward ops are skipped."""
+    """Adds one function per operator (and alias) to `namespace`; backward ops are skipped. An op
+    registered as _contrib_X is also namespace's contrib.X (mx.sym.contrib.X, mx.nd.contrib.X), as
+    MXNet exposes its contrib ops."""
     make = _make_symbol_function if kind == "symbol" else _make_ndarray_function
+    contrib = namespace.get("contrib")
+    if contrib is None:
+        contrib = namespace["contrib"] = types.ModuleType(namespace["__name__"] + ".contrib")
+        contrib.__doc__ = "The contrib operators (registered as _contrib_<name>)."
+        sys.modules[contrib.__name__] = contrib
     for op_name in _core.list_ops():
         info = _core.op_info(op_name)
         if info["is_backward"] or op_name.startswith("_backward"):
@@ -122,3 +135,8 @@ def populate(namespace, kind):
         for name in [op_name] + list(info["aliases"]):
             if name not in namespace or getattr(namespace[name], "__module__", "") == __name__:
                 namespace[name] = make(name, info)
+            if name.startswith(CONTRIB_PREFIX):
+                short = name[len(CONTRIB_PREFIX):]
+                function = make(name, info)
+                function.__name__ = short
+                setattr(contrib, short, function)

@@ -49,7 +49,9 @@ class Initializer:
         name = str(desc)
         init = getattr(desc, "attrs", {}).get("__init__")
         if init:
-            create(init).set_rng(self.rng)._init_weight(name, arr)
+            sub = create(init).set_rng(self.rng)
+            sub.global_init = self  # FusedRNN(None, ...) falls back to the caller's initializer
+            sub._init_weight(name, arr)
             return
         if name.endswith("weight"):
             self._init_weight(name, arr)
@@ -148,6 +150,64 @@ class MSRAPrelu(Xavier):
     def __init__(self, factor_type="avg", slope=0.25):
         super().__init__("gaussian", factor_type, 2.0 / (1 + slope ** 2))
         self._kwargs = {"factor_type": factor_type, "slope": slope}
+
+
+@register
+class FusedRNN(Initializer):
+    """For the fused RNN op's packed parameter vector (MXNet's FusedRNN): each gate's input and
+    recurrent weight matrix (H, I) and (H, H) gets `init` (or the initializer of the call, when
+    None), the biases zeros, except an LSTM's forget-gate biases: the input and the recurrent one
+    both get `forget_bias`, as in MXNet (so the gate starts with twice it)."""
+
+    _GATES = {"rnn_relu": 1, "rnn_tanh": 1, "lstm": 4, "gru": 3}
+
+    def __init__(self, init, num_hidden, num_layers, mode, bidirectional=False, forget_bias=1.0):
+        if isinstance(init, str):
+            init = create(init)
+        super().__init__(init=init.dumps() if init is not None else None, num_hidden=num_hidden,
+                         num_layers=num_layers, mode=mode, bidirectional=bidirectional,
+                         forget_bias=forget_bias)
+        if mode not in self._GATES:
+            raise ValueError("FusedRNN: mode must be one of %s, not %r" % (sorted(self._GATES), mode))
+        self._init, self._h, self._layers = init, int(num_hidden), int(num_layers)
+        self._mode, self._dirs, self._forget_bias = mode, 2 if bidirectional else 1, float(forget_bias)
+        self.global_init = None
+
+    def __call__(self, desc, arr):
+        # the packed vector is all this initializer is for, whatever its name ('lstm_parameters')
+        self._init_weight(str(desc), arr)
+
+    def _init_weight(self, name, arr):
+        g, h, d = self._GATES[self._mode], self._h, self._dirs
+        total = arr.size
+        # the input size follows from the vector's length: layer 0 has g*h*(C + h + 2) per direction
+        rest = sum(d * g * h * (d * h + h + 2) for _ in range(1, self._layers))
+        c = (total - rest) // (d * g * h) - h - 2
+        if c < 1 or d * g * h * (c + h + 2) + rest != total:
+            raise ValueError("FusedRNN: %s has %d elements, which no input size gives for %d layer(s) "
+                             "of %s with num_hidden=%d%s" % (name, total, self._layers, self._mode, h,
+                                                             ", bidirectional" if d == 2 else ""))
+        init = self._init or self.global_init
+        if init is None:
+            raise ValueError("FusedRNN(init=None) needs an initializer to fall back to")
+        init = create(init).set_rng(self.rng) if self._init is not None else init
+        flat = np.zeros(total, dtype=np.float64)
+        pos = 0
+        for layer in range(self._layers):
+            for _ in range(d):
+                for cols in (c if layer == 0 else d * h, h):  # input, then recurrent weights
+                    for _gate in range(g):
+                        w = np.zeros((h, cols), dtype=np.float64)
+                        init._init_weight(name + "_weight", w)
+                        flat[pos:pos + h * cols] = w.reshape(-1)
+                        pos += h * cols
+        for _ in range(self._layers * d):
+            for _side in range(2):  # input bias, recurrent bias
+                if self._mode == "lstm":
+                    flat[pos + h:pos + 2 * h] = self._forget_bias  # gate order i, f, g, o
+                pos += g * h
+        assert pos == total
+        arr[:] = flat
 
 
 def create(init):

@@ -144,6 +144,39 @@ class CrossEntropy(EvalMetric):
             self.num_inst += len(l)
 
 
+@register("perplexity")
+class Perplexity(EvalMetric):
+    """exp of the mean negative log-likelihood of the labels (MXNet's Perplexity): predictions are
+    probabilities over `axis`; labels equal to ignore_label (padding) are not counted."""
+
+    def __init__(self, ignore_label=None, axis=-1, name="perplexity", **kw):
+        self.ignore_label, self.axis = ignore_label, axis
+        super().__init__(name, **kw)
+
+    def update(self, labels, preds):
+        for label, pred in zip(labels, preds):
+            p = np.moveaxis(_np(pred), self.axis, -1)
+            p = p.reshape(-1, p.shape[-1])
+            lab = np.asarray(_np(label)).reshape(-1)
+            if lab.size != p.shape[0]:
+                raise ValueError("perplexity: %d labels for %d predictions" % (lab.size, p.shape[0]))
+            if self.ignore_label is not None:
+                keep = lab != self.ignore_label
+                lab, p = lab[keep], p[keep]
+            l = _class_labels(lab, p.shape[1], self.name)
+            prob = p[np.arange(l.size), l]
+            self.sum_metric += float(-np.log(np.maximum(prob, 1e-10)).sum())
+            self.num_inst += l.size
+
+    def get(self):
+        name, value = super().get()
+        return name, float(np.exp(value))
+
+    def get_global(self):
+        name, value = super().get_global()
+        return name, float(np.exp(value))
+
+
 @register("loss")
 class Loss(EvalMetric):
     """The mean of the outputs (for nets whose output is their loss)."""

@@ -545,10 +545,17 @@ class Module:
             if num_batch is not None and nbatch == num_batch:
                 break
             self.forward(batch, is_train=False)
-            keep = batch.data[0].shape[0] - batch.pad
-            outs = [o.asnumpy()[:keep] for o in self.get_outputs()]
+            n = batch.data[0].shape[0]
+            keep = n - (batch.pad or 0)
+
+            def trim(a):
+                # drop the padding rows of a batch-major array; others (e.g. a language model's
+                # (batch*time, vocab) output) are counted whole, as MXNet counts every output
+                return a[:keep] if keep < n and a.shape and a.shape[0] == n else a
+
+            outs = [trim(o.asnumpy()) for o in self.get_outputs()]
             nonfinite += not all(np.isfinite(o).all() for o in outs)
-            eval_metric.update([l[:keep] for l in batch.label], outs)
+            eval_metric.update([trim(l) for l in batch.label], outs)
             if batch_end_callback is not None:
                 for cb in _as_list(batch_end_callback):
                     cb(BatchEndParam(epoch, nbatch, eval_metric, locals()))

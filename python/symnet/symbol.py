@@ -283,7 +283,9 @@ def _array_list(arrays, names, what, allow_missing=False):
 
 
 def _compose(op_name, name, params, args, kwargs, attr):
-    name = NameManager.current().get(name, op_name)
+    # MXNet names an unnamed contrib node after its python function (bilinearresize2d0)
+    hint = op_name[len("_contrib_"):] if op_name.startswith("_contrib_") else op_name
+    name = NameManager.current().get(name, hint)
     handle = _core.Symbol.create(op_name, name, params, [a.handle for a in args],
                                  {k: v.handle for k, v in kwargs.items()})
     sym = Symbol(handle)

@@ -35,6 +35,11 @@ struct Kernel<OP, gpu> {
   static void Launch(int64_t n, Args... args) {
     LaunchOn(cuda::CurrentStream(), n, args...);
   }
+  /*! \brief As the CPU's: one thread per item whatever its cost. */
+  template <typename... Args>
+  static void LaunchCost(int64_t n, int64_t /*cost*/, Args... args) {
+    LaunchOn(cuda::CurrentStream(), n, args...);
+  }
 };
 
 }  // namespace ops

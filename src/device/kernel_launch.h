@@ -31,6 +31,15 @@ struct Kernel<OP, cpu> {
 #pragma omp parallel for schedule(static) if (n >= kOmpMinWork)
     for (int64_t i = 0; i < n; ++i) OP::Map(i, args...);
   }
+  /*!
+   * \brief Launch for items that each cost about `cost` elements of work (a softmax row, the
+   *  gates of one RNN unit): threads start when the total work pays for them, not the count.
+   */
+  template <typename... Args>
+  static void LaunchCost(int64_t n, int64_t cost, Args... args) {
+#pragma omp parallel for schedule(static) if (n > 1 && n * cost >= kOmpMinWork)
+    for (int64_t i = 0; i < n; ++i) OP::Map(i, args...);
+  }
 };
 
 /*! \brief Writes `v` to `out` according to the request (kAddTo accumulates in AccType). */

@@ -93,6 +93,21 @@ def norm_ops():
     return mx.sym.Group([fc, chan * spat, strong]), {"data": (2, 3, 8, 8)}
 
 
+def group_norms():
+    """GroupNorm (gamma per group, MXNet 1.9.1), InstanceNorm and LayerNorm after a small
+    convolution; LayerNorm also over the channel axis with its mean and std as outputs."""
+    x = mx.sym.Variable("data")
+    c = mx.sym.Convolution(x, kernel=(3, 3), pad=(1, 1), num_filter=8, name="conv")
+    gn = mx.sym.GroupNorm(c, num_groups=4, name="gn")
+    inorm = mx.sym.InstanceNorm(mx.sym.Activation(gn, act_type="relu"), eps=1e-4, name="inorm")
+    ln = mx.sym.LayerNorm(inorm, name="ln")
+    ln_c = mx.sym.LayerNorm(c, axis=1, output_mean_var=True, name="ln_channel")
+    # inorm is added back: LayerNorm over W alone would cancel InstanceNorm's per-channel beta
+    # (an exactly zero gradient, which leaves only rounding noise to compare)
+    fc = mx.sym.FullyConnected(mx.sym.flatten(ln + 0.5 * inorm), num_hidden=5, name="fc")
+    return mx.sym.Group([fc, ln_c[0] * 0.5 + gn, ln_c[1], ln_c[2]]), {"data": (2, 3, 6, 6)}
+
+
 def matmul():
     """dot (N-D, both transpositions) and batch_dot (as attention scores and their weighted sum)."""
     q, k, v = mx.sym.Variable("q"), mx.sym.Variable("k"), mx.sym.Variable("v")
@@ -174,6 +189,43 @@ def unary_math():
         outs.append(getattr(mx.sym, op)(x, name=op))
     outs.append(mx.sym.FullyConnected(raw["sin"], num_hidden=2, name="fc"))
     return mx.sym.Group(outs), shapes
+
+
+def unary_math2():
+    """erfinv, gamma and gammaln in their domains, smooth_l1 (the default sigma and 1.5),
+    hard_sigmoid on a wide input (both flat parts and the slope) and softmin along each axis with
+    a temperature; each function on its own input, plus an FC so the model has a parameter."""
+    a, b, c = mx.sym.Variable("a"), mx.sym.Variable("b"), mx.sym.Variable("c")  # (3, 4) each
+    outs = [mx.sym.erfinv(0.9 * mx.sym.tanh(a), name="erfinv"), mx.sym.gamma(mx.sym.abs(b) + 0.3, name="gamma"),
+            mx.sym.gammaln(mx.sym.abs(c) + 0.3, name="gammaln"), mx.sym.smooth_l1(a * 2.0, name="huber"),
+            mx.sym.smooth_l1(b, scalar=1.5, name="huber_sigma"), mx.sym.hard_sigmoid(c * 4.0, name="hsig"),
+            mx.sym.hard_sigmoid(a, alpha=0.7, beta=0.4, name="hsig_ab"), mx.sym.softmin(b, name="softmin"),
+            mx.sym.softmin(c, axis=0, temperature=2.5, name="softmin_t"),
+            mx.sym.FullyConnected(a, num_hidden=2, name="fc")]
+    return mx.sym.Group(outs), {"a": (3, 4), "b": (3, 4), "c": (3, 4)}
+
+
+def losses():
+    """Every loss head on its own FC's scores (4 samples, 10 classes): LogisticRegressionOutput
+    and MAERegressionOutput against the labels one-hot (0.1 and 0.9), SVMOutput (L2 and L1, with a
+    margin and coefficient) against class labels, MakeLoss with each normalization, and make_loss
+    of a smooth_l1. Loss heads ignore their head gradients, so the weights' gradients are the
+    losses' own."""
+    x, cls = mx.sym.Variable("data"), mx.sym.Variable("cls_label")  # (4, 6), (4,) in 0..9
+    target = mx.sym.one_hot(cls, depth=10) * 0.8 + 0.1  # (4, 10)
+
+    def fc(i):
+        return mx.sym.FullyConnected(x, num_hidden=10, name="fc%d" % i)
+    heads = [mx.sym.LogisticRegressionOutput(fc(1), target, grad_scale=2.0, name="logistic"),
+             mx.sym.MAERegressionOutput(fc(2), target, name="mae"),
+             mx.sym.SVMOutput(fc(3), cls, name="svm_l2"),
+             mx.sym.SVMOutput(fc(4), cls, margin=0.5, regularization_coefficient=0.3, use_linear=True,
+                              name="svm_l1"),
+             mx.sym.MakeLoss(fc(5), grad_scale=0.5, name="loss_null"),
+             mx.sym.MakeLoss(fc(6), normalization="batch", name="loss_batch"),
+             mx.sym.MakeLoss(fc(7), grad_scale=3.0, normalization="valid", valid_thresh=0.05, name="loss_valid"),
+             mx.sym.make_loss(mx.sym.smooth_l1(fc(8), scalar=2.0), name="huber_loss")]
+    return mx.sym.Group(heads), {"data": (4, 6), "cls_label": (4,)}
 
 
 def binary_math():
@@ -328,6 +380,72 @@ def seq_ops():
     return mx.sym.Group([masked, probs, chan, final]), {"tok_label": (5, 4)}
 
 
+def rnn_ops():
+    """The fused RNN op in every mode with MXNet's packed parameters: a 2-layer bidirectional LSTM
+    with its final states as outputs, a GRU on its output, a 2-layer tanh RNN on that, and a
+    bidirectional ReLU RNN on the input."""
+    x = mx.sym.Variable("data")  # (time, batch, features)
+    lstm = mx.sym.RNN(x, state_size=3, num_layers=2, bidirectional=True, mode="lstm", state_outputs=True,
+                      name="lstm")
+    gru = mx.sym.RNN(lstm[0], state_size=4, num_layers=1, mode="gru", name="gru")
+    tanh = mx.sym.RNN(gru, state_size=3, num_layers=2, mode="rnn_tanh", state_outputs=True, name="tanh")
+    relu = mx.sym.RNN(x, state_size=3, num_layers=1, bidirectional=True, mode="rnn_relu", name="relu")
+    return mx.sym.Group([lstm[1], lstm[2], tanh[0], tanh[1], relu]), {"data": (5, 3, 4)}
+
+
+def pad_crop_resize(twin=False):
+    """Pad in each mode, Crop (h_w at an offset; centred on a crop_like), contrib.BilinearResize2D
+    (size with both corner rules, scales, like), lp Pooling (p=2, and p=3 on positive data) and
+    1-D max Pooling with pooling_convention 'same'. MXNet 1.9.1 saves 'same' but cannot run it
+    (its shape check reads pad[1] of a 1-D pad; oneDNN refuses the window), so the `twin` graph
+    computes it as a valid pooling of the data padded at the end with -1e30."""
+    x = mx.sym.Variable("data")  # (2, 3, 6, 7)
+    c = mx.sym.Convolution(x, kernel=(3, 3), pad=(1, 1), num_filter=4, name="conv")  # (2, 4, 6, 7)
+    reflect = mx.sym.Pad(c, mode="reflect", pad_width=(0, 0, 0, 0, 2, 1, 1, 3), name="pad_reflect")
+    edge = mx.sym.pad(c, mode="edge", pad_width=(0, 0, 0, 0, 1, 0, 2, 2), name="pad_edge")
+    const = mx.sym.Pad(c, mode="constant", pad_width=(0, 0, 0, 0, 0, 2, 1, 1), constant_value=0.5,
+                       name="pad_const")
+    box = mx.sym.Crop(reflect, h_w=(5, 6), offset=(1, 2), num_args=1, name="crop_box")  # (2, 4, 5, 6)
+    centre = mx.sym.Crop(edge, c, center_crop=True, name="crop_centre")  # (2, 4, 6, 7)
+    up = mx.sym.contrib.BilinearResize2D(box, height=8, width=5, name="resize_size")
+    down = mx.sym.contrib.BilinearResize2D(const, scale_height=0.5, scale_width=0.7, align_corners=False,
+                                           name="resize_scale")
+    like = mx.sym.contrib.BilinearResize2D(centre, box, mode="like", align_corners=False, name="resize_like")
+    lp2 = mx.sym.Pooling(reflect, kernel=(3, 3), stride=(2, 2), pool_type="lp", p_value=2, name="lp2")
+    lp3 = mx.sym.Pooling(mx.sym.abs(edge) + 0.5, kernel=(2, 2), pad=(1, 1), pool_type="lp", p_value=3,
+                         name="lp3")
+    rows = mx.sym.reshape(c, shape=(2, 24, 7))
+    if twin:
+        padded = mx.sym.Pad(mx.sym.reshape(rows, shape=(2, 24, 1, 7)), mode="constant",
+                            pad_width=(0, 0, 0, 0, 0, 0, 0, 2), constant_value=-1e30)
+        same = mx.sym.reshape(mx.sym.Pooling(padded, kernel=(1, 3), stride=(1, 2), pool_type="max"),
+                              shape=(2, 24, 4))
+    else:
+        same = mx.sym.Pooling(rows, kernel=(3,), stride=(2,), pool_type="max", pooling_convention="same",
+                              name="same_pool")
+    return mx.sym.Group([up, down, like, lp2, lp3, same]), {"data": (2, 3, 6, 7)}
+
+
+def deconv_upsampling():
+    """A small segmentation-like head: a convolution, then a grouped stride-2 Deconvolution with
+    adj and bias, a target_shape Deconvolution, nearest UpSampling of two inputs (concat) and
+    bilinear UpSampling (a depthwise deconvolution with its weight an argument). The target_shape
+    is the natural size: MXNet 1.9.1's oneDNN deconvolution cannot create the primitive for some
+    target_shape paddings after a pooling (tests/python/test_operator_deconv.py covers them)."""
+    x = mx.sym.Variable("data")  # (2, 3, 6, 6)
+    c = mx.sym.Activation(mx.sym.Convolution(x, kernel=(3, 3), pad=(1, 1), num_filter=4, name="conv"),
+                          act_type="relu")
+    pooled = mx.sym.Pooling(c, kernel=(2, 2), stride=(2, 2), pool_type="max")  # (2, 4, 3, 3)
+    up2 = mx.sym.Deconvolution(c, kernel=(3, 3), stride=(2, 2), pad=(1, 1), adj=(1, 1), num_filter=6,
+                               num_group=2, no_bias=False, name="deconv")  # (2, 6, 12, 12)
+    target = mx.sym.Deconvolution(pooled, kernel=(4, 4), stride=(2, 2), target_shape=(8, 8), num_filter=3,
+                                  name="deconv_target")  # (2, 3, 8, 8)
+    nearest = mx.sym.UpSampling(c, pooled, scale=2, sample_type="nearest", num_args=2,
+                                name="up_nearest")  # (2, 8, 12, 12)
+    bilinear = mx.sym.UpSampling(c, scale=2, sample_type="bilinear", num_filter=4, name="up_bilinear")
+    return mx.sym.Group([up2, target, nearest, bilinear]), {"data": (2, 3, 6, 6)}
+
+
 def gluon(name, builder, shape):
     def make():
         net = builder(classes=10)
@@ -353,6 +471,9 @@ def random_params(sym, shapes):
         fan_in = int(np.prod(s[1:])) if len(s) > 1 else 1
         params["arg:" + n] = mx.nd.array(RNG.normal(0, np.sqrt(2.0 / fan_in), s) if n.endswith("weight")
                                          else RNG.uniform(0.5, 1.5, s) if n.endswith("gamma")
+                                         # the fused RNN's packed weights and its initial states
+                                         else RNG.uniform(-0.6, 0.6, s) if n.endswith(("parameters", "state",
+                                                                                       "state_cell"))
                                          else RNG.normal(0, 0.1, s))
     for n, s in zip(sym.list_auxiliary_states(), aux_shapes):
         params["aux:" + n] = mx.nd.array(RNG.uniform(0.5, 1.5, s) if n.endswith("var") else RNG.normal(0, 0.2, s))
@@ -468,12 +589,21 @@ def main():
     symbolic = {"mlp": mlp, "lenet": lenet, "mixed": mixed, "nhwc": nhwc, "clip": clip,
                 "unary_math": unary_math, "matmul": matmul, "slicing": slicing,
                 "binary_math": binary_math, "reductions": reductions, "sorting": sorting, "shape_ops": shape_ops,
-                "index_ops": index_ops, "norm_ops": norm_ops,
-                "seq_ops": seq_ops}
-    for name, build in symbolic.items():
+                "index_ops": index_ops, "norm_ops": norm_ops, "seq_ops": seq_ops}
+    # later models draw their weights and inputs and then put the stream back, so that adding a
+    # model changes no other model's numbers (a new draw can put an old model's ReLU input within
+    # float32 rounding of 0, where float32 and float64 gradients part for either framework)
+    later = {"group_norms": group_norms, "rnn_ops": rnn_ops, "pad_crop_resize": pad_crop_resize,
+             "unary_math2": unary_math2, "losses": losses, "deconv_upsampling": deconv_upsampling}
+    for name, build in list(symbolic.items()) + list(later.items()):
+        stream = RNG.get_state() if name in later else None
         sym, shapes = build()
-        run_sym = build(twin=True)[0] if name == "nhwc" else None
-        manifest["models"][name] = run_model(name, sym, shapes, random_params(sym, shapes), run_sym)
+        run_sym = build(twin=True)[0] if name in ("nhwc", "pad_crop_resize") else None
+        # the twin also sizes the parameters where MXNet cannot infer the saved graph's shapes
+        params = random_params(sym if run_sym is None else run_sym, shapes)
+        manifest["models"][name] = run_model(name, sym, shapes, params, run_sym)
+        if stream is not None:
+            RNG.set_state(stream)
         print("reference:", name, manifest["models"][name], flush=True)
     for name, builder, shape in ZOO:
         sym, shapes, params = gluon(name, builder, shape)()

@@ -19,7 +19,8 @@ import symnet as mx
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 REFS = os.environ.get("SYMNET_MXNET_REFS", os.path.join(REPO, "build", "mxnet_refs"))
 MODELS = ["mlp", "lenet", "mixed", "nhwc", "clip", "unary_math", "matmul", "slicing", "binary_math",
-          "reductions", "sorting", "shape_ops", "index_ops", "norm_ops", "seq_ops"]
+          "reductions", "sorting", "shape_ops", "index_ops", "norm_ops", "group_norms", "seq_ops", "rnn_ops",
+          "pad_crop_resize", "unary_math2", "losses", "deconv_upsampling"]
 # every family of MXNet's gluon model zoo, as MXNet 1.9.1 exports it (make_references.py's ZOO)
 ZOO = ["resnet18_v1", "resnet50_v1", "resnet18_v2", "mobilenet0.25", "mobilenetv2_0.25", "vgg11_bn",
        "alexnet", "densenet121", "squeezenet1.1", "inception_v3"]

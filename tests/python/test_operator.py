@@ -547,6 +547,17 @@ def test_16bit_gradients_match_float32():
             assert_almost_equal(grads[dtype][k], ref, rtol=rtol, atol=rtol * np.abs(ref).max())
 
 
+def _np_erfinv(y):
+    """erf's inverse by bisection on [-6, 6]: 60 halvings leave an error below 1e-16."""
+    erf = np.vectorize(__import__("math").erf)
+    lo, hi = np.full(np.shape(y), -6.0), np.full(np.shape(y), 6.0)
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        below = erf(mid) < y
+        lo, hi = np.where(below, mid, lo), np.where(below, hi, mid)
+    return (lo + hi) / 2
+
+
 # ---- trigonometric, hyperbolic, logarithmic and rounding functions ----------------------------
 # (op, numpy reference, domain); the GPU suite compares the same table. The domain keeps the
 # input where the function is defined and smooth: "unit" |x| < 0.9, "above_one" x > 1.2,
@@ -561,6 +572,8 @@ MORE_UNARY_MATH = [
     ("log10", np.log10, "positive"), ("cbrt", np.cbrt, "away_from_zero"),
     ("rcbrt", lambda x: 1 / np.cbrt(x), "away_from_zero"),
     ("erf", np.vectorize(__import__("math").erf), "any"), ("sign", np.sign, "away_from_zero"),
+    ("erfinv", _np_erfinv, "unit"), ("gamma", np.vectorize(__import__("math").gamma), "positive"),
+    ("gammaln", np.vectorize(__import__("math").lgamma), "positive"),
     ("floor", np.floor, "non_integer"), ("ceil", np.ceil, "non_integer"),
     ("round", lambda x: np.sign(x) * np.floor(np.abs(x) + 0.5), "non_integer"),
     ("rint", np.rint, "non_integer"), ("trunc", np.trunc, "non_integer"), ("fix", np.fix, "non_integer")]

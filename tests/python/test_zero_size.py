@@ -32,6 +32,9 @@ BROADCAST = ["broadcast_add", "broadcast_div", "broadcast_mul", "broadcast_sub"]
 _BINARY_MATH = ["maximum", "minimum", "power", "mod", "hypot", "equal", "not_equal", "greater",
                 "greater_equal", "lesser", "lesser_equal", "logical_and", "logical_or", "logical_xor"]
 UNARY += ["logical_not"]
+# the special functions, hard_sigmoid, softmin and the loss wrappers (test_operator_loss.py)
+UNARY += ["erfinv", "gamma", "gammaln", "hard_sigmoid", "softmin", "make_loss"]
+SCALAR += ["smooth_l1"]
 SCALAR += ["_%s_scalar" % n for n in _BINARY_MATH] + ["_rpower_scalar", "_rmod_scalar"]
 BINARY_SAME += ["_" + n for n in _BINARY_MATH]
 BROADCAST += ["broadcast_" + n for n in _BINARY_MATH]
@@ -55,12 +58,24 @@ CASES.update({
     "batch_dot": ({"lhs": _f(0, 2, 3), "rhs": _f(0, 3, 4)}, {}),
     "Convolution": ({"data": _f(0, 2, 5, 5), "weight": _f(4, 2, 3, 3), "bias": _f(4)},
                     {"kernel": (3, 3), "num_filter": 4}),
+    "Deconvolution": ({"data": _f(0, 2, 3, 3), "weight": _f(2, 4, 3, 3), "bias": _f(4)},
+                      {"kernel": (3, 3), "num_filter": 4, "stride": (2, 2), "no_bias": False}),
+    "UpSampling": ({"arg0": _f(0, 2, 3, 3), "arg1": _f(0, 1, 6, 6)},
+                   {"scale": 2, "sample_type": "nearest", "num_args": 2}),
     "Dropout": ({"data": _f(0, 3)}, {"p": 0.5}),
     "FullyConnected": ({"data": _f(0, 5), "weight": _f(3, 5), "bias": _f(3)}, {"num_hidden": 3}),
     "LeakyReLU": ({"data": _f(0, 3)}, {"act_type": "elu"}),
     "L2Normalization": ({"data": _f(0, 3, 4)}, {"mode": "channel"}),
     "LRN": ({"data": _f(0, 6, 3, 3)}, {"nsize": 5}),
+    # an empty batch: gamma and beta get zero gradients (LayerNorm's axis is not empty)
+    "LayerNorm": ({"data": _f(0, 3), "gamma": _f(3), "beta": _f(3)}, {"output_mean_var": True}),
+    "InstanceNorm": ({"data": _f(0, 2, 3), "gamma": _f(2), "beta": _f(2)}, {}),
+    "GroupNorm": ({"data": _f(0, 4, 3), "gamma": _f(2), "beta": _f(2)}, {"num_groups": 2}),
     "LinearRegressionOutput": ({"data": _f(0, 3), "label": _f(0, 3)}, {}),
+    "LogisticRegressionOutput": ({"data": _f(0, 3), "label": _f(0, 3)}, {}),
+    "MAERegressionOutput": ({"data": _f(0, 3), "label": _f(0, 3)}, {}),
+    "SVMOutput": ({"data": _f(0, 3), "label": _f(0)}, {"use_linear": True}),
+    "MakeLoss": ({"data": _f(0, 3)}, {"normalization": "valid"}),
     "Pooling": ({"data": _f(0, 2, 4, 4)}, {"kernel": (2, 2), "pool_type": "avg"}),
     "Reshape": ({"data": _f(0, 6)}, {"shape": (0, 2, 3)}),
     "SoftmaxOutput": ({"data": _f(0, 3), "label": _f(0)}, {"normalization": "valid"}),
@@ -126,6 +141,14 @@ CASES.update({
     "SequenceMask": ({"data": _f(0, 3), "sequence_length": _f(3,)}, {"use_sequence_length": True}),
     "SequenceLast": ({"data": _f(3, 0, 2), "sequence_length": _f(0,)}, {"use_sequence_length": True}),
     "SoftmaxActivation": ({"data": _f(0, 3)}, {}),
+    # Pad, Crop, BilinearResize2D (test_operator_pad.py): constant padding of an empty axis (a
+    # non-empty output), an empty batch, and a resize to an empty height (a non-empty input)
+    "Pad": ({"data": _f(1, 2, 0, 3)}, {"mode": "constant", "pad_width": (0, 0, 0, 0, 1, 1, 0, 2)}),
+    "Crop": ({"arg0": _f(0, 2, 4, 4), "arg1": _f(1, 1, 2, 3)}, {"num_args": 2, "center_crop": True}),
+    "_contrib_BilinearResize2D": ({"data": _f(2, 1, 1, 3)}, {"mode": "to_even_down"}),
+    # the fused RNN over no time steps: the initial states pass through (test_operator_rnn.py)
+    "RNN": ({"data": _f(0, 2, 3), "parameters": _f(56,), "state": _f(1, 2, 2), "state_cell": _f(1, 2, 2)},
+            {"state_size": 2, "num_layers": 1, "mode": "lstm"}),
     # optimizer updates of an empty weight (a zero-size parameter, e.g. an unused embedding)
     "sgd_update": ({"weight": _f(0,), "grad": _f(0,)}, {"lr": 0.1}),
     "sgd_mom_update": ({"weight": _f(0,), "grad": _f(0,), "mom": _f(0,)}, {"lr": 0.1, "momentum": 0.9}),

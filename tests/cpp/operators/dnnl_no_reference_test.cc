@@ -86,6 +86,56 @@ void ExpectNoReference(bool amp_bf16, bool train) {
               all.c_str());
 }
 
+/*!
+ * \brief A decoder head that ResNet-50 lacks: Deconvolution (stride 2 with bias; grouped with
+ *  adj and a negative right padding in its swapped convolution), bilinear UpSampling (a
+ *  depthwise deconvolution), one training step. Deconvolution runs the convolution primitives
+ *  with the roles swapped, so its forward is "convolution backward data".
+ */
+TEST(DnnlNoReference, DeconvolutionHeadFloat32Training) {
+  std::string why;
+  if (!LevelReached(&why)) GTEST_SKIP() << why;
+  Symbol x = Symbol::Variable("data");
+  Symbol d1 = Symbol::Create("Deconvolution", "deconv1",
+                             {{"kernel", "(4, 4)"},
+                              {"stride", "(2, 2)"},
+                              {"pad", "(1, 1)"},
+                              {"num_filter", "32"},
+                              {"no_bias", "False"}},
+                             {x});
+  Symbol d2 = Symbol::Create("Deconvolution", "deconv2",
+                             {{"kernel", "(3, 3)"},
+                              {"stride", "(2, 2)"},
+                              {"adj", "(1, 1)"},
+                              {"num_filter", "16"},
+                              {"num_group", "4"}},
+                             {d1});
+  Symbol up =
+      Symbol::Create("UpSampling", "up",
+                     {{"scale", "2"}, {"sample_type", "bilinear"}, {"num_filter", "16"}}, {d2});
+  Symbol net = Symbol::Create("MakeLoss", "loss", {}, {up});
+  ClearDnnlPrimitivesCreated();
+  auto exe = Executor::SimpleBind(net, Device::CPU(), {{"data", Shape{2, 32, 7, 7}}}, {}, {},
+                                  GradReq::kWrite);
+  exe->Forward(true);
+  exe->Backward();
+  const std::vector<std::string> prims = DnnlPrimitivesCreated();
+  const std::string all = Join(prims);
+  ASSERT_FALSE(prims.empty()) << "no oneDNN primitive was recorded: the check would prove nothing";
+  for (const char* kind :
+       {"convolution backward data:", "convolution forward:", "convolution backward weights:"})
+    EXPECT_TRUE(std::any_of(prims.begin(), prims.end(),
+                            [&](const std::string& p) { return p.rfind(kind, 0) == 0; }))
+        << kind << "\n"
+        << all;
+  for (const auto& p : prims)
+    EXPECT_EQ(p.find("ref"), std::string::npos)
+        << "reference kernel at ISA " << DnnlCpuIsa() << ": " << p << "\nall primitives:\n"
+        << all;
+  std::printf("ISA %s, deconvolution head: %zu primitives\n%s", DnnlCpuIsa().c_str(), prims.size(),
+              all.c_str());
+}
+
 TEST(DnnlNoReference, ResNet50Float32Training) {
   std::string why;
   if (!LevelReached(&why)) GTEST_SKIP() << why;

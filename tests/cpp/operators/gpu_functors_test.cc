@@ -124,7 +124,21 @@ TEST(GPUFunctors, PoolingKernelsMatchTheCPUOperatorInBothLayouts) {
        {"stride", "(2, 1)"},
        {"pool_type", "sum"},
        {"pooling_convention", "full"}},
-      {{"kernel", "(1, 1)"}, {"global_pool", "True"}, {"pool_type", "avg"}}};
+      {{"kernel", "(1, 1)"}, {"global_pool", "True"}, {"pool_type", "avg"}},
+      {{"kernel", "(2, 3)"}, {"stride", "(1, 2)"}, {"pool_type", "lp"}, {"p_value", "2"}},
+      {{"kernel", "(3, 2)"},
+       {"stride", "(2, 2)"},
+       {"pad", "(1, 1)"},
+       {"pool_type", "lp"},
+       {"p_value", "3"}},
+      {{"kernel", "(3, 3)"},
+       {"stride", "(2, 4)"},
+       {"pool_type", "max"},
+       {"pooling_convention", "same"}},
+      {{"kernel", "(2, 4)"},
+       {"stride", "(3, 2)"},
+       {"pool_type", "avg"},
+       {"pooling_convention", "same"}}};
   const Shape first{2, 3, 7, 6}, last{2, 7, 6, 3};  // one tensor, channels-first or channels-last
   for (const auto& base : cases) {
     for (bool cl : {false, true}) {
@@ -146,11 +160,11 @@ TEST(GPUFunctors, PoolingKernelsMatchTheCPUOperatorInBothLayouts) {
       NDArray y2({y.shape()}), dx2({x.shape()});
       Kernel<PoolForwardKernel<kWriteTo>, cpu>::Launch(
           y.Size(), static_cast<const float*>(x.dptr()), static_cast<float*>(y2.dptr()), g,
-          p.pool_type, IncludePad(p), cl);
+          p.pool_type, IncludePad(p), cl, LpP(p));
       Kernel<PoolBackwardKernel<kWriteTo>, cpu>::Launch(
           x.Size(), static_cast<const float*>(dy.dptr()), static_cast<const float*>(x.dptr()),
           static_cast<const float*>(y.dptr()), static_cast<float*>(dx2.dptr()), g, p.pool_type,
-          IncludePad(p), cl);
+          IncludePad(p), cl, LpP(p));
       for (int64_t i = 0; i < y.Size(); ++i)
         ASSERT_NEAR(y2.GetDouble(i), y.GetDouble(i), 1e-6)
             << params["pool_type"] << cl << " y " << i;

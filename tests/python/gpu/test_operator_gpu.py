@@ -24,7 +24,12 @@ from test_operator_binary import *  # noqa: F401,F403
 from test_operator_reduce import *  # noqa: F401,F403
 from test_operator_sort import *  # noqa: F401,F403
 from test_operator_norm import *  # noqa: F401,F403
+from test_operator_layernorm import *  # noqa: F401,F403
 from test_operator_seq import *  # noqa: F401,F403
+from test_operator_pad import *  # noqa: F401,F403
+from test_operator_rnn import *  # noqa: F401,F403
+from test_operator_loss import *  # noqa: F401,F403
+from test_operator_deconv import *  # noqa: F401,F403
 from test_operator import (ACTIVATIONS, BROADCAST_BINARY, CLIP_CASES, ELEMWISE_BINARY, MORE_UNARY_MATH,
                            REDUCE_CASES, REDUCE_OPS, TRANSPOSE_CASES, UNARY_MATH, in_domain,
                            EXPAND_SQUEEZE_CASES)
@@ -33,7 +38,15 @@ from test_operator_slice import BOX_CASES, SPLIT_CASES
 from test_operator_shape import SHAPE_CASES, shape_case_id, shape_case_symbol
 from test_operator_sort import SORT_CASES, TOPK_CASES
 from test_operator_norm import L2NORM_CASES, LRN_CASES
+from test_operator_deconv import (DECONV_CASES, UPSAMPLING_CASES, deconv_location, deconv_sym,
+                                  upsampling_location, upsampling_sym)
+from test_operator_layernorm import ALL_CASES as LAYERNORM_FAMILY_CASES, norm_case
+from test_operator_rnn import RNN_CASES, rnn_case
+from test_operator_loss import (LOSS_REGRESSION_CASES, MAKE_LOSS_CASES, PARAM_UNARY_CASES, SVM_CASES,
+                                loss_regression_inputs, param_unary_input, svm_case_inputs)
 from test_operator_seq import EMBEDDING_CASES, SEQ_CASES, SOFTMAX_ACT_CASES, embedding_case, seq_case
+from test_operator_pad import (CROP_CASES, LP_SAME_POOL_CASES, PAD_CASES, RESIZE_CASES, crop_case,
+                               lp_same_case, pad_case, resize_case)
 from test_operator_reduce import AXES_REDUCE_CASES, NORM_CASES, SEARCH_CASES, distinct
 from test_operator_binary import ALL as BINARY_MATH, SCALARS as BINARY_SCALARS, operands as binary_operands
 from test_operator_nn import CONV_CASES, LEAKY_ACTS, POOL_CASES
@@ -301,6 +314,37 @@ def test_linear_regression_output_gpu_matches_cpu():
     check_consistency(sym, both(data=(5, 3), label=(5, 3)))
 
 
+# ---- the loss heads and the unary math ops with attributes (test_operator_loss.py's tables); the
+# inputs are given, away from the kinks of the losses (random draws would round across them)
+@pytest.mark.parametrize("op,dshape,lshape,kw", LOSS_REGRESSION_CASES)
+def test_regression_output_heads_gpu_match_cpu(op, dshape, lshape, kw):
+    x, label = loss_regression_inputs(op, dshape, lshape)
+    sym = getattr(mx.sym, op)(mx.sym.var("data"), mx.sym.var("label"), **kw)
+    check_consistency(sym, both(data=dshape, label=lshape), arg_params={"data": x, "label": label})
+
+
+@pytest.mark.parametrize("dshape,kw", SVM_CASES)
+def test_svm_output_gpu_matches_cpu(dshape, kw):
+    x, label = svm_case_inputs(dshape, kw)
+    sym = mx.sym.SVMOutput(mx.sym.var("data"), mx.sym.var("label"), **kw)
+    check_consistency(sym, both(data=dshape, label=dshape[:-1]), arg_params={"data": x, "label": label})
+
+
+@pytest.mark.parametrize("dshape,kw", MAKE_LOSS_CASES)
+def test_make_loss_gpu_matches_cpu(dshape, kw):
+    """MakeLoss (the 'valid' count runs on the device) and make_loss."""
+    x = np.random.RandomState(2).normal(size=dshape)
+    check_consistency(mx.sym.MakeLoss(mx.sym.var("data"), **kw), both(data=dshape), arg_params={"data": x})
+    check_consistency(mx.sym.make_loss(mx.sym.var("data") * 2), both(data=dshape))
+
+
+@pytest.mark.parametrize("op,kw", [c[:2] for c in PARAM_UNARY_CASES], ids=str)
+def test_param_unary_math_gpu_matches_cpu(op, kw):
+    """smooth_l1, hard_sigmoid and softmin."""
+    x = param_unary_input(op, kw, (4, 5))
+    check_consistency(getattr(mx.sym, op)(mx.sym.var("data"), **kw), both(data=x.shape), arg_params={"data": x})
+
+
 @pytest.mark.parametrize("act", [a[0] for a in LEAKY_ACTS] + ["prelu"])
 def test_leaky_relu_gpu_matches_cpu(act):
     data = mx.sym.var("data")
@@ -337,6 +381,14 @@ def test_lrn_gpu_matches_cpu(shape, kw):
 @pytest.mark.parametrize("shape,kw", L2NORM_CASES)
 def test_l2_normalization_gpu_matches_cpu(shape, kw):
     check_consistency(mx.sym.L2Normalization(mx.sym.var("data"), **kw), both(data=shape))
+
+
+@pytest.mark.parametrize("op,shape,kw", LAYERNORM_FAMILY_CASES)
+def test_layer_instance_group_norm_gpu_match_cpu(op, shape, kw):
+    """Forward (out and, with output_mean_var, mean and std) and the gradients of data, gamma
+    and beta; the GPU runs norm_kernels.h's per-group kernels, the CPU oneDNN or its loops."""
+    sym, loc, _, _ = norm_case(op, shape, kw)
+    check_consistency(sym, both(**{k: v.shape for k, v in loc.items()}))
 
 
 @pytest.mark.parametrize("shape,op,kw", SPLIT_CASES)
@@ -484,3 +536,45 @@ def test_sequence_ops_gpu_match_cpu(shape, kw, lengths):
 @pytest.mark.parametrize("shape,mode", SOFTMAX_ACT_CASES)
 def test_softmax_activation_gpu_matches_cpu(shape, mode):
     check_consistency(mx.sym.SoftmaxActivation(mx.sym.var("data"), mode=mode), both(data=shape))
+
+
+@pytest.mark.parametrize("mode,layers,bidirectional,shape,h", RNN_CASES)
+def test_rnn_gpu_matches_cpu(mode, layers, bidirectional, shape, h):
+    sym, loc = rnn_case(mode, layers, bidirectional, shape, h)
+    check_consistency(sym, both(**{k: v.shape for k, v in loc.items()}), arg_params=loc)
+
+
+@pytest.mark.parametrize("shape,mode,pad_width,value", PAD_CASES)
+def test_pad_gpu_matches_cpu(shape, mode, pad_width, value):
+    sym, _ = pad_case(shape, mode, pad_width, value)
+    check_consistency(sym, both(data=shape))
+
+
+@pytest.mark.parametrize("shape,kw,like", CROP_CASES)
+def test_crop_gpu_matches_cpu(shape, kw, like):
+    sym, loc = crop_case(shape, kw, like)
+    check_consistency(sym, both(**{k: v.shape for k, v in loc.items()}))
+
+
+@pytest.mark.parametrize("shape,kw,like", RESIZE_CASES)
+def test_bilinear_resize_gpu_matches_cpu(shape, kw, like):
+    sym, loc = resize_case(shape, kw, like)
+    check_consistency(sym, both(**{k: v.shape for k, v in loc.items()}))
+
+
+@pytest.mark.parametrize("shape,kw", LP_SAME_POOL_CASES, ids=str)
+def test_lp_and_same_pooling_gpu_matches_cpu(shape, kw):
+    sym, loc = lp_same_case(shape, kw)
+    check_consistency(sym, both(x=shape), arg_params=loc)
+
+
+@pytest.mark.parametrize("shape,kw", DECONV_CASES, ids=str)
+def test_deconvolution_gpu_matches_cpu(shape, kw):
+    loc = deconv_location(shape, kw)
+    check_consistency(deconv_sym(kw), both(**{k: v.shape for k, v in loc.items()}))
+
+
+@pytest.mark.parametrize("shapes,kw", UPSAMPLING_CASES, ids=str)
+def test_upsampling_gpu_matches_cpu(shapes, kw):
+    loc = upsampling_location(shapes, kw)
+    check_consistency(upsampling_sym(shapes, kw), both(**{k: v.shape for k, v in loc.items()}))
