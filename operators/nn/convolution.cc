@@ -75,41 +75,31 @@ bool ConvShape(const NodeAttrs& attrs, std::vector<Shape>* in, std::vector<Shape
   return true;
 }
 
-/*! \brief Layout plan slots: none for a channels-last `layout` (its tensors are not NCHW). */
-FLayoutSlots ConvLayoutSlots(std::vector<std::vector<std::pair<bool, int>>> groups) {
-  return [groups](const NodeAttrs& attrs) {
-    LayoutSlots s;
-    if (IsChannelsLast(Param<ConvolutionParam>(attrs).layout)) return s;
-    s.groups = groups;
-    s.prefer = true;
-    return s;
-  };
-}
+}  // namespace
 
-std::vector<std::string> ConvInputs(const NodeAttrs& attrs) {
-  if (Param<ConvolutionParam>(attrs).no_bias) return {"data", "weight"};
-  return {"data", "weight", "bias"};
-}
-
-bool UseDnnl(DType t) {
+bool ConvUsesDnnl(DType t) {
   return t == DType::kFloat32 || (t == DType::kBFloat16 && dnnl_util::NativeSupport(t));
 }
+
+std::vector<Layout> DnnlConvLayouts(const ConvGeometry& g, DType t) {
+  if (t == DType::kFloat64) return {};
+  const auto l = dnnl_util::PreferredConvLayouts(g, ConvUsesDnnl(t) ? t : DType::kFloat32);
+  return {l.first, l.second};
+}
+
+namespace {
 
 /*!
  * \brief FLayoutPreference of Convolution (groups: data, output) and _backward_Convolution
  *  (groups: data with its gradient, output gradient): the layouts oneDNN's convolution picks for
- *  this geometry on this CPU, in the dtype it really runs in (16-bit types without native
- *  kernels are staged through float32). `data` is the input slot of the data.
+ *  this geometry on this CPU. `data` is the input slot of the data.
  */
 FLayoutPreference ConvLayoutPreference(size_t data) {
   return [data](const NodeAttrs& attrs, const std::vector<Shape>& in,
                 const std::vector<DType>& types) -> std::vector<Layout> {
     const ConvolutionParam& p = Param<ConvolutionParam>(attrs);
-    const DType t = types.at(data);
-    if (IsChannelsLast(p.layout) || !in.at(data).is_known() || t == DType::kFloat64) return {};
-    const DType runs_in = UseDnnl(t) ? t : DType::kFloat32;
-    const auto l = dnnl_util::PreferredConvLayouts(MakeConvGeometry(p, in[data]), runs_in);
-    return {l.first, l.second};
+    if (IsChannelsLast(p.layout) || !in.at(data).is_known()) return {};
+    return DnnlConvLayouts(MakeConvGeometry(p, in[data]), types.at(data));
   };
 }
 
@@ -138,7 +128,7 @@ void ConvForward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector
                  const std::vector<OpReqType>& req, const std::vector<TBlob>& given_out) {
   const ConvolutionParam& p = Param<ConvolutionParam>(attrs);
   const DType t = given_in[0].dtype_;
-  if (!UseDnnl(t) && t != DType::kFloat64)
+  if (!ConvUsesDnnl(t) && t != DType::kFloat64)
     return StagedF32Compute(ConvForward, attrs, ctx, given_in, req, given_out);
   const std::vector<TBlob> in = ConvViews(p, given_in), out = ConvViews(p, given_out);
   if (t == DType::kFloat64) {
@@ -162,7 +152,7 @@ void ConvBackward(const NodeAttrs& attrs, const OpContext& ctx, const std::vecto
                   const std::vector<OpReqType>& req, const std::vector<TBlob>& given_out) {
   const ConvolutionParam& p = Param<ConvolutionParam>(attrs);
   const DType t = given_in[1].dtype_;
-  if (!UseDnnl(t) && t != DType::kFloat64)
+  if (!ConvUsesDnnl(t) && t != DType::kFloat64)
     return StagedF32Compute(ConvBackward, attrs, ctx, given_in, req, given_out);
   const std::vector<TBlob> in = ConvViews(p, given_in), out = ConvViews(p, given_out);
   if (t == DType::kFloat64) {
@@ -198,11 +188,12 @@ SYMNET_REGISTER_OP(Convolution)
     .add_argument("data", "NDArray-or-Symbol", "Input data (N, C, spatial...).")
     .add_argument("weight", "NDArray-or-Symbol", "Weights (num_filter, C/num_group, kernel...).")
     .add_argument("bias", "NDArray-or-Symbol", "Bias (num_filter,).")
-    .set_attr<FListInputNames>("FListInputNames", ConvInputs)
+    .set_attr<FListInputNames>("FListInputNames", ConvLikeInputs<ConvolutionParam>)
     .set_attr<FInferShape>("FInferShape", ConvShape)
     .set_attr<FInferType>("FInferType", ElemwiseType)
     // data and output independently, each in the layout oneDNN picks for it
-    .set_attr<FLayoutSlots>("FLayoutSlots", ConvLayoutSlots({{{false, 0}}, {{true, 0}}}))
+    .set_attr<FLayoutSlots>("FLayoutSlots",
+                            ConvLikeLayoutSlots<ConvolutionParam>({{{false, 0}}, {{true, 0}}}))
     .set_attr<FLayoutPreference>("FLayoutPreference", ConvLayoutPreference(0))
     .set_attr<FGradient>("FGradient",
                          [](const NodePtr& n, const std::vector<NodeEntry>& ograds) {
@@ -222,7 +213,8 @@ SYMNET_REGISTER_OP(_backward_Convolution)
     .set_attr<TIsBackward>("TIsBackward", true)
     // (x, dx) share the data side; dy is the output side
     .set_attr<FLayoutSlots>("FLayoutSlots",
-                            ConvLayoutSlots({{{false, 1}, {true, 0}}, {{false, 0}}}))
+                            ConvLikeLayoutSlots<ConvolutionParam>({{{false, 1}, {true, 0}},
+                                                                   {{false, 0}}}))
     .set_attr<FLayoutPreference>("FLayoutPreference", ConvLayoutPreference(1))
     .set_attr<FCompute>("FCompute<cpu>", ConvBackward);
 

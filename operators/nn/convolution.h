@@ -99,6 +99,37 @@ size_t ConvWorkspaceLimit(const ConvolutionParam& p, size_t bind_cap_bytes);
 size_t CudnnWorkspaceLimit(uint64_t workspace_mb, const dmlc::optional<int>& cudnn_tune,
                            size_t bind_cap_bytes);
 
+// ---- shared by Convolution and Deconvolution (P: their parameter struct) --------------------
+
+/*! \brief Input names: the bias only without no_bias. */
+template <typename P>
+std::vector<std::string> ConvLikeInputs(const NodeAttrs& attrs) {
+  if (Param<P>(attrs).no_bias) return {"data", "weight"};
+  return {"data", "weight", "bias"};
+}
+
+/*! \brief Layout plan slots: none for a channels-last `layout` (its tensors are not NCHW). */
+template <typename P>
+FLayoutSlots ConvLikeLayoutSlots(std::vector<std::vector<std::pair<bool, int>>> groups) {
+  return [groups](const NodeAttrs& attrs) {
+    LayoutSlots s;
+    if (IsChannelsLast(Param<P>(attrs).layout)) return s;
+    s.groups = groups;
+    s.prefer = true;
+    return s;
+  };
+}
+
+/*! \brief Whether oneDNN's convolution runs dtype t natively (float32; bfloat16 on CPUs with
+ *  it); other 16-bit data is staged through float32 and float64 takes the reference loop. */
+bool ConvUsesDnnl(DType t);
+
+/*!
+ * \brief The layouts (source, destination) oneDNN's convolution `g` runs fastest with on this
+ *  CPU, in the dtype it really runs in for data of dtype t; empty for float64 (the loop).
+ */
+std::vector<Layout> DnnlConvLayouts(const ConvGeometry& g, DType t);
+
 }  // namespace ops
 }  // namespace symnet
 

@@ -5,6 +5,8 @@
  */
 #include "deconvolution.h"
 
+#include <algorithm>
+
 #include "../dnnl/dnnl_convolution.h"
 #include "../stage_f32.h"
 #include "../tensor/elemwise_kernels.h"
@@ -97,26 +99,6 @@ bool DeconvShape(const NodeAttrs& attrs, std::vector<Shape>* in, std::vector<Sha
   return true;
 }
 
-std::vector<std::string> DeconvInputs(const NodeAttrs& attrs) {
-  if (Param<DeconvolutionParam>(attrs).no_bias) return {"data", "weight"};
-  return {"data", "weight", "bias"};
-}
-
-/*! \brief Layout plan slots (as Convolution's): none for a channels-last `layout`. */
-FLayoutSlots DeconvLayoutSlots(std::vector<std::vector<std::pair<bool, int>>> groups) {
-  return [groups](const NodeAttrs& attrs) {
-    LayoutSlots s;
-    if (IsChannelsLast(Param<DeconvolutionParam>(attrs).layout)) return s;
-    s.groups = groups;
-    s.prefer = true;
-    return s;
-  };
-}
-
-bool UseDnnl(DType t) {
-  return t == DType::kFloat32 || (t == DType::kBFloat16 && dnnl_util::NativeSupport(t));
-}
-
 /*!
  * \brief FLayoutPreference of Deconvolution (groups: data, output) and its backward (groups:
  *  data with its gradient, output gradient): what oneDNN picks for the swapped convolution,
@@ -126,11 +108,10 @@ FLayoutPreference DeconvLayoutPreference(size_t data) {
   return [data](const NodeAttrs& attrs, const std::vector<Shape>& in,
                 const std::vector<DType>& types) -> std::vector<Layout> {
     const DeconvolutionParam& p = Param<DeconvolutionParam>(attrs);
-    const DType t = types.at(data);
-    if (IsChannelsLast(p.layout) || !in.at(data).is_known() || t == DType::kFloat64) return {};
-    const DType runs_in = UseDnnl(t) ? t : DType::kFloat32;
-    const auto l = dnnl_util::PreferredConvLayouts(MakeDeconvGeometry(p, in[data]), runs_in);
-    return {l.second, l.first};
+    if (IsChannelsLast(p.layout) || !in.at(data).is_known()) return {};
+    std::vector<Layout> l = DnnlConvLayouts(MakeDeconvGeometry(p, in[data]), types.at(data));
+    std::reverse(l.begin(), l.end());
+    return l;
   };
 }
 
@@ -165,7 +146,7 @@ void DeconvForwardCPU(const DeconvolutionParam& p, const NodeAttrs& attrs, const
                       const std::vector<TBlob>& given_out) {
   if (req[0] == kNullOp) return;
   const DType t = given_in[0].dtype_;
-  if (!UseDnnl(t) && t != DType::kFloat64) {
+  if (!ConvUsesDnnl(t) && t != DType::kFloat64) {
     auto f32 = [&p](const NodeAttrs& a, const OpContext& c, const std::vector<TBlob>& i,
                     const std::vector<OpReqType>& r,
                     const std::vector<TBlob>& o) { DeconvForwardCPU(p, a, c, i, r, o); };
@@ -196,7 +177,7 @@ void DeconvBackwardCPU(const DeconvolutionParam& p, const NodeAttrs& attrs, cons
                        const std::vector<TBlob>& given_in, const std::vector<OpReqType>& req,
                        const std::vector<TBlob>& given_out) {
   const DType t = given_in[1].dtype_;
-  if (!UseDnnl(t) && t != DType::kFloat64) {
+  if (!ConvUsesDnnl(t) && t != DType::kFloat64) {
     auto f32 = [&p](const NodeAttrs& a, const OpContext& c, const std::vector<TBlob>& i,
                     const std::vector<OpReqType>& r,
                     const std::vector<TBlob>& o) { DeconvBackwardCPU(p, a, c, i, r, o); };
@@ -261,10 +242,11 @@ SYMNET_REGISTER_OP(Deconvolution)
     .add_argument("data", "NDArray-or-Symbol", "Input data (N, C, spatial...).")
     .add_argument("weight", "NDArray-or-Symbol", "Weights (C, num_filter/num_group, kernel...).")
     .add_argument("bias", "NDArray-or-Symbol", "Bias (num_filter,).")
-    .set_attr<FListInputNames>("FListInputNames", DeconvInputs)
+    .set_attr<FListInputNames>("FListInputNames", ConvLikeInputs<DeconvolutionParam>)
     .set_attr<FInferShape>("FInferShape", DeconvShape)
     .set_attr<FInferType>("FInferType", ElemwiseType)
-    .set_attr<FLayoutSlots>("FLayoutSlots", DeconvLayoutSlots({{{false, 0}}, {{true, 0}}}))
+    .set_attr<FLayoutSlots>("FLayoutSlots",
+                            ConvLikeLayoutSlots<DeconvolutionParam>({{{false, 0}}, {{true, 0}}}))
     .set_attr<FLayoutPreference>("FLayoutPreference", DeconvLayoutPreference(0))
     .set_attr<FGradient>("FGradient",
                          [](const NodePtr& n, const std::vector<NodeEntry>& ograds) {
@@ -284,7 +266,8 @@ SYMNET_REGISTER_OP(_backward_Deconvolution)
     .set_attr<TIsBackward>("TIsBackward", true)
     // (x, dx) share the data side; dy is the output side
     .set_attr<FLayoutSlots>("FLayoutSlots",
-                            DeconvLayoutSlots({{{false, 1}, {true, 0}}, {{false, 0}}}))
+                            ConvLikeLayoutSlots<DeconvolutionParam>({{{false, 1}, {true, 0}},
+                                                                     {{false, 0}}}))
     .set_attr<FLayoutPreference>("FLayoutPreference", DeconvLayoutPreference(1))
     .set_attr<FCompute>("FCompute<cpu>", DeconvBackward);
 

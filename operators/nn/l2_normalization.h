@@ -98,7 +98,8 @@ void L2NormForward(const NodeAttrs& attrs, const OpContext&, const std::vector<T
   if (in[0].Size() == 0) return;
   SYMNET_FLOAT_TYPE_SWITCH(in[0].dtype_, T, {
     SYMNET_REQ_SWITCH(req[0], Req, {
-      Kernel<L2NormForwardKernel<Req>, xpu>::Launch(v.groups, in[0].dptr<T>(), out[0].dptr<T>(), v);
+      Kernel<L2NormForwardKernel<Req>, xpu>::LaunchCost(v.groups, v.count, in[0].dptr<T>(),
+                                                        out[0].dptr<T>(), v);
     });
   });
 }
@@ -111,8 +112,8 @@ void L2NormBackward(const NodeAttrs& attrs, const OpContext&, const std::vector<
   if (in[1].Size() == 0) return;
   SYMNET_FLOAT_TYPE_SWITCH(in[1].dtype_, T, {
     SYMNET_REQ_SWITCH(req[0], Req, {
-      Kernel<L2NormBackwardKernel<Req>, xpu>::Launch(v.groups, in[0].dptr<T>(), in[1].dptr<T>(),
-                                                     out[0].dptr<T>(), v);
+      Kernel<L2NormBackwardKernel<Req>, xpu>::LaunchCost(v.groups, v.count, in[0].dptr<T>(),
+                                                         in[1].dptr<T>(), out[0].dptr<T>(), v);
     });
   });
 }

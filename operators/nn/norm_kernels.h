@@ -162,27 +162,6 @@ struct NormBackwardParamKernel {
 };
 
 /*!
- * \brief Launches a per-group kernel: the CPU parallelizes by the total work (a few large groups
- *  still split across threads, unlike Kernel::Launch's element-count threshold); a GPU runs one
- *  thread per group.
- */
-template <typename OP, typename xpu>
-struct NormLaunch {
-  template <typename... Args>
-  static void Launch(int64_t n, int64_t, Args... args) {
-    Kernel<OP, xpu>::Launch(n, args...);
-  }
-};
-template <typename OP>
-struct NormLaunch<OP, cpu> {
-  template <typename... Args>
-  static void Launch(int64_t n, int64_t work, Args... args) {
-#pragma omp parallel for schedule(static) if (work >= kOmpMinWork && n > 1)
-    for (int64_t i = 0; i < n; ++i) OP::Map(i, args...);
-  }
-};
-
-/*!
  * \brief Forward: inputs (data, gamma, beta); outputs (out, mean, std or var). Any float dtype
  *  (16-bit data accumulates in float32).
  */
@@ -194,14 +173,14 @@ void NormForward(const NormView& v, const std::vector<TBlob>& in, const std::vec
     T* mean = req[1] == kNullOp ? nullptr : out[1].dptr<T>();
     T* stat = req[2] == kNullOp ? nullptr : out[2].dptr<T>();
     SYMNET_REQ_SWITCH(req[0], Req, {
-      NormLaunch<NormForwardKernel<Req>, xpu>::Launch(v.groups(), in[0].Size(), in[0].dptr<T>(),
-                                                      in[1].dptr<T>(), in[2].dptr<T>(),
-                                                      out[0].dptr<T>(), mean, stat, v);
+      Kernel<NormForwardKernel<Req>, xpu>::LaunchCost(
+          v.groups(), in[0].Size() / v.groups(), in[0].dptr<T>(), in[1].dptr<T>(), in[2].dptr<T>(),
+          out[0].dptr<T>(), mean, stat, v);
     });
     if (req[0] == kNullOp && (mean || stat)) {  // statistics only
-      NormLaunch<NormForwardKernel<kNullOp>, xpu>::Launch(v.groups(), in[0].Size(), in[0].dptr<T>(),
-                                                          in[1].dptr<T>(), in[2].dptr<T>(),
-                                                          out[0].dptr<T>(), mean, stat, v);
+      Kernel<NormForwardKernel<kNullOp>, xpu>::LaunchCost(
+          v.groups(), in[0].Size() / v.groups(), in[0].dptr<T>(), in[1].dptr<T>(), in[2].dptr<T>(),
+          out[0].dptr<T>(), mean, stat, v);
     }
   });
 }
@@ -218,14 +197,14 @@ void NormBackward(const NormView& v, const std::vector<TBlob>& in,
     const T *mean = in[3].dptr<T>(), *stat = in[4].dptr<T>();
     if (v.groups() > 0 && v.R > 0) {
       SYMNET_REQ_SWITCH(req[0], Req, {
-        NormLaunch<NormBackwardDataKernel<Req>, xpu>::Launch(v.groups(), in[1].Size(), dy, x, gamma,
-                                                             mean, stat, out[0].dptr<T>(), v);
+        Kernel<NormBackwardDataKernel<Req>, xpu>::LaunchCost(
+            v.groups(), in[1].Size() / v.groups(), dy, x, gamma, mean, stat, out[0].dptr<T>(), v);
       });
     }
     if ((req[1] != kNullOp || req[2] != kNullOp) && v.params() > 0) {
-      NormLaunch<NormBackwardParamKernel, xpu>::Launch(
-          v.params(), in[1].Size(), dy, x, mean, stat, out[1].dptr<T>(), out[2].dptr<T>(),
-          static_cast<int>(req[1]), static_cast<int>(req[2]), v);
+      Kernel<NormBackwardParamKernel, xpu>::LaunchCost(
+          v.params(), in[1].Size() / v.params(), dy, x, mean, stat, out[1].dptr<T>(),
+          out[2].dptr<T>(), static_cast<int>(req[1]), static_cast<int>(req[2]), v);
     }
   });
 }

@@ -133,7 +133,8 @@ struct RnnGeom {
   int64_t ForwardTemp() const { return T * N * D * H + N * GH(); }
   int64_t BackwardTemp() const {
     const int64_t seq = T * N * D * H;
-    // dY, dX, the layer input, dGates, GRU's recurrent dGates, dH of one direction, dh, dc
+    // two input-gradient buffers (layers alternate), the layer input, dGates, GRU's recurrent
+    // dGates, dH of one direction, dh, dc
     // ... and a column of ones that turns the bias gradients' column sums into GEMMs
     return 3 * seq + 2 * T * N * GH() + T * N * H + 2 * N * H + T * N;
   }
@@ -423,9 +424,12 @@ void RnnBackwardImpl(const RnnGeom& g, const RnnGradBlobs<T>& b, const std::vect
   using namespace rnn_kernel;
   const int64_t GH = g.GH(), H = g.H, N = g.N, T_ = g.T, DH = g.D * H, step = g.Step();
   const int64_t seq = T_ * N * DH;
-  T* dy_buf = b.temp;                  // gradient of the current layer's output
-  T* dx_buf = dy_buf + seq;            // gradient of its input (layers after the first)
-  T* xbuf = dx_buf + seq;              // its input, rebuilt from the layer below
+  // the gradient of the current layer's output: the op's for the top layer, then the layer
+  // above's input gradient, which alternates between two buffers
+  const T* dy_layer = b.dy;
+  T* dx_buf = b.temp;  // gradient of the layer's input (layers after the first)
+  T* dx_other = dx_buf + seq;
+  T* xbuf = dx_other + seq;            // its input, rebuilt from the layer below
   T* dgates = xbuf + seq;              // (T, N, G*H)
   T* dgates_h = dgates + T_ * N * GH;  // GRU: the recurrent side's (T, N, G*H)
   T* dhd = dgates_h + T_ * N * GH;     // one direction's output gradient (T, N, H)
@@ -434,7 +438,6 @@ void RnnBackwardImpl(const RnnGeom& g, const RnnGradBlobs<T>& b, const std::vect
   T* ones = dc + step;  // (T*N): bias gradients are dG^T ones
   const OpReqType w_req = req[1];
   Kernel<Fill, xpu>::Launch(T_ * N, ones, 1.f);
-  if (g.L > 0) Kernel<CopyReq<kWriteTo>, xpu>::Launch(seq, b.dy, dy_buf);
   for (int64_t l = g.L - 1; l >= 0; --l) {
     const T* layer_in = b.x;
     if (l > 0) {
@@ -453,7 +456,7 @@ void RnnBackwardImpl(const RnnGeom& g, const RnnGradBlobs<T>& b, const std::vect
       const int64_t so = (l * g.D + d) * step;
       const T* h0 = b.h0 + so;
       const T* c0 = b.c0 ? b.c0 + so : nullptr;
-      Kernel<Deinterleave, xpu>::Launch(T_ * N * H, static_cast<const T*>(dy_buf), dhd, H, DH, d);
+      Kernel<Deinterleave, xpu>::Launch(T_ * N * H, dy_layer, dhd, H, DH, d);
       Kernel<CopyReq<kWriteTo>, xpu>::Launch(step, b.dhy + so, dh);
       if (g.mode == kLstm) Kernel<CopyReq<kWriteTo>, xpu>::Launch(step, b.dcy + so, dc);
       T* dg_rec = g.mode == kGru ? dgates_h : dgates;  // what multiplies W_h
@@ -520,7 +523,8 @@ void RnnBackwardImpl(const RnnGeom& g, const RnnGradBlobs<T>& b, const std::vect
     if (l > 0) {
       // through the dropout mask to the layer below's output
       if (g.Dropout()) Kernel<Scale, xpu>::Launch(seq, dx_buf, b.reserve + g.Mask(l - 1));
-      std::swap(dy_buf, dx_buf);
+      dy_layer = dx_buf;
+      std::swap(dx_buf, dx_other);
     }
   }
 }

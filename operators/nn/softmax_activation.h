@@ -56,8 +56,8 @@ void SoftmaxActivationBackward(const NodeAttrs& attrs, const OpContext&,
   SYMNET_FLOAT_TYPE_SWITCH(in[1].dtype_, T, {
     using A = AccType<T>;
     SYMNET_REQ_SWITCH(req[0], Req, {
-      Kernel<SoftmaxGradRowKernel<false, Req>, xpu>::Launch(
-          sp.outer * sp.inner, in[0].dptr<T>(), in[1].dptr<T>(), out[0].dptr<T>(), sp, A(1));
+      Kernel<SoftmaxGradRowKernel<false, Req>, xpu>::LaunchCost(
+          sp.outer * sp.inner, sp.n, in[0].dptr<T>(), in[1].dptr<T>(), out[0].dptr<T>(), sp, A(1));
     });
   });
 }

@@ -128,7 +128,8 @@ void ReduceToShape(const T* src, const Shape& src_shape, T* dst, const Shape& ds
     }
   }
   SYMNET_REQ_SWITCH(req, Req, {
-    Kernel<ReduceToShapeKernel<Req>, xpu>::Launch(dst_shape.Size(), src, dst, r, scale);
+    Kernel<ReduceToShapeKernel<Req>, xpu>::LaunchCost(dst_shape.Size(), r.num_reduced, src, dst, r,
+                                                      scale);
   });
 }
 

@@ -136,8 +136,8 @@ void ReduceAxes(const TBlob& src, const Shape& kd, const TBlob& out, OpReqType r
   const ReduceDims r = MakeReduceDims(src.shape_, kd);
   SYMNET_FLOAT_TYPE_SWITCH(src.dtype_, T, {
     SYMNET_REQ_SWITCH(req, Req, {
-      Kernel<ReduceAxesKernel<R, Req>, xpu>::Launch(kd.Size(), src.dptr<T>(), out.dptr<T>(), r,
-                                                    1.0);
+      Kernel<ReduceAxesKernel<R, Req>, xpu>::LaunchCost(kd.Size(), r.num_reduced, src.dptr<T>(),
+                                                        out.dptr<T>(), r, 1.0);
     });
   });
 }

@@ -77,7 +77,11 @@ def norm_case(op, shape, attrs):
         pshape = (shape[1],)
     else:
         pshape = (attrs.get("num_groups", 1),)
-    loc = {"x": randn(*shape) * 2 + 0.5, "gamma": randn(*pshape), "beta": randn(*pshape)}
+    # a draw of its own per case: the float32 gradient of a normalization over 2 elements is
+    # ill-conditioned when they nearly tie (error ~ 1/gap), so a draw that depended on the tests
+    # run before could land there
+    r = np.random.RandomState(sum(shape) * 31 + len(attrs))
+    loc = {"x": r.normal(size=shape) * 2 + 0.5, "gamma": r.normal(size=pshape), "beta": r.normal(size=pshape)}
     sym = getattr(mx.sym, op)(mx.sym.var("x"), mx.sym.var("gamma"), mx.sym.var("beta"), name="n", **attrs)
     if op == "LayerNorm":
         outs = np_layer_norm(loc["x"], loc["gamma"], loc["beta"], axis=attrs.get("axis", -1),
