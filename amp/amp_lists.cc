@@ -35,6 +35,11 @@ const std::vector<std::string> kFP32Ops = {
     // the other loss heads and softmin, as the losses and softmax above (MXNet's lists)
     "LogisticRegressionOutput", "MAERegressionOutput", "SVMOutput", "MakeLoss", "make_loss",
     "smooth_l1", "softmin",
+    // a Custom op's Python code is written for the dtypes its user chose: it gets float32, as
+    // MXNet's lists say for both targets
+    "Custom",
+    // CTC's log-space recursion sums many log probabilities (MXNet lists it float32 for both)
+    "CTCLoss",
     // powers and hypot overflow float16 early (MXNet lists them so too)
     "_power", "broadcast_power", "_power_scalar", "_rpower_scalar", "_hypot", "broadcast_hypot",
     "_hypot_scalar",
@@ -45,7 +50,10 @@ const std::vector<std::string> kFP32Ops = {
     // a sum of squares and its reciprocal square root (MXNet lists it float32 for both targets)
     "L2Normalization",
     // mean/variance normalizations: 16-bit statistics lose precision (MXNet lists them float32)
-    "LayerNorm", "InstanceNorm", "GroupNorm"};
+    "LayerNorm", "InstanceNorm", "GroupNorm",
+    // SSD anchors, targets and decoding: box coordinates, exp/log offsets and IoU comparisons
+    // (MXNet lists them float32 for both targets)
+    "_contrib_MultiBoxPrior", "_contrib_MultiBoxTarget", "_contrib_MultiBoxDetection"};
 
 const std::vector<std::string> kWidestOps = {
     "elemwise_add", "elemwise_sub", "elemwise_mul", "elemwise_div", "broadcast_add",
@@ -59,7 +67,10 @@ const std::vector<std::string> kWidestOps = {
     "broadcast_greater", "broadcast_greater_equal", "broadcast_lesser", "broadcast_lesser_equal",
     "broadcast_logical_and", "broadcast_logical_or", "broadcast_logical_xor",
     // x and y must share a dtype; a float condition takes part too (MXNet's choice)
-    "where"};
+    "where",
+    // box overlaps, NMS and ROIAlign read boxes and features that must share a dtype (MXNet lists
+    // them widest for both targets)
+    "_contrib_box_iou", "_contrib_box_nms", "_contrib_ROIAlign"};
 
 const std::vector<std::string> kNeutralOps = {
     // element-wise and shape ops: they do what the dtype in front of them does
@@ -126,6 +137,24 @@ std::map<std::string, Category> Build(DType target) {
   // RNN: its GEMMs are what float16 speeds up on GPUs (MXNet's float16 list); MXNet's bfloat16
   // list keeps it in float32, and so do we (bfloat16 recurrences drift over long sequences)
   SYMNET_CHECK(m.emplace("RNN", bf16 ? Category::kFP32 : Category::kTarget).second);
+  // region proposals: pixel coordinates up to the image size; MXNet's float16 list casts the
+  // three inputs to the widest type, its bfloat16 list (8-bit mantissa: pixels past 256 are not
+  // exact) keeps them in float32
+  for (const char* op : {"_contrib_Proposal", "_contrib_MultiProposal"})
+    SYMNET_CHECK(m.emplace(op, bf16 ? Category::kFP32 : Category::kWidest).second);
+  // the random samplers make their outputs in the dtype they are told (float16: neutral, as
+  // MXNet's list); MXNet's bfloat16 list keeps them in float32, so the samples (and the
+  // parameter arrays of _sample_*) keep float32's precision. _shuffle copies rows: neutral.
+  for (const char* op :
+       {"_random_uniform", "_random_normal", "_random_gamma", "_random_exponential",
+        "_random_poisson", "_random_randint", "_sample_uniform", "_sample_normal", "_sample_gamma",
+        "_sample_exponential", "_sample_poisson"})
+    SYMNET_CHECK(m.emplace(op, bf16 ? Category::kFP32 : Category::kNeutral).second);
+  SYMNET_CHECK(m.emplace("_shuffle", Category::kNeutral).second);
+  // ROIPooling takes maxima and bipartite_matching compares scores, exactly in float16 (MXNet's
+  // float16 list: neutral); MXNet's bfloat16 list keeps them in float32, and so do we
+  for (const char* op : {"ROIPooling", "_contrib_bipartite_matching"})
+    SYMNET_CHECK(m.emplace(op, bf16 ? Category::kFP32 : Category::kNeutral).second);
   return m;
 }
 

@@ -27,10 +27,11 @@ LAYERS = [
     ("registry", ["include/symnet/op.h", "include/symnet/op_attr_types.h", "include/symnet/node.h",
                   "src/core/op_registry.cc", "src/core/node.cc"]),
     ("graph", ["include/symnet/node.h", "include/symnet/graph.h", "include/symnet/symbol.h",
-               "include/symnet/operator_builder.h", "include/symnet/ops.h", "src/core/"]),
+               "include/symnet/operator_builder.h", "include/symnet/ops.h", "include/symnet/ops_nn.h",
+               "include/symnet/ops_tensor.h", "src/core/"]),
     ("passes", ["include/symnet/pass.h", "src/pass/"]),
     ("amp", ["include/symnet/amp.h", "amp/"]),
-    ("operators", ["operators/"]),
+    ("operators", ["operators/", "include/symnet/custom_op.h"]),
     ("executor", ["include/symnet/executor.h", "include/symnet/imperative.h", "src/executor/",
                   "src/imperative/"]),
     # below training, which reads data through it (DESIGN.md lists it after training)

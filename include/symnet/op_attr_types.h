@@ -121,6 +121,18 @@ using TIsBackward = bool;
  *  "TDrawsRandom".
  */
 using TDrawsRandom = bool;
+/*!
+ * \brief Marks ops whose kernel runs host code with effects of its own (Custom's Python
+ *  callbacks): a step that holds one is never captured as a CUDA graph, which would replay only
+ *  the kernels the callback happened to launch. "THostCallback".
+ */
+using THostCallback = bool;
+/*!
+ * \brief Marks ops whose parameters are open-ended (Custom passes every parameter to the user's
+ *  CustomOpProp): parsing does not reject keys missing from the op's parameter docs.
+ *  "TAcceptAnyParams".
+ */
+using TAcceptAnyParams = bool;
 
 /*! \brief State an op keeps between calls at one call site (e.g. cached oneDNN primitives). */
 struct OpState {

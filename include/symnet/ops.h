@@ -9,6 +9,8 @@
 #include <string>
 
 #include "symnet/operator_builder.h"
+#include "symnet/ops_nn.h"      // layers: Convolution, Pooling, BatchNorm, RNN, ...
+#include "symnet/ops_tensor.h"  // dot, clip, transpose, slicing, ...
 
 namespace symnet {
 namespace op {

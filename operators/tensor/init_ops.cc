@@ -14,35 +14,6 @@ DMLC_REGISTER_PARAMETER(RangeParam);
 
 namespace {
 
-/*!
- * \brief The shape attribute as inference sees it: () says nothing (unknown ndim) and a 0 dim is
- *  unknown, as in MXNet 1.x, so a begin state of shape (0, hidden) takes its batch from the
- *  graph. What inference still leaves open is settled by InitShapeFallback.
- */
-template <typename P>
-bool InitShape(const NodeAttrs& attrs, std::vector<Shape>*, std::vector<Shape>* out) {
-  const Shape& given = Param<P>(attrs).shape;
-  if (given.ndim() > 0) {
-    Shape s = given;
-    for (auto& d : s)
-      if (d == 0) d = -1;
-    AssignOutShape(out, 0, s);
-  }
-  return (*out)[0].is_known();
-}
-
-/*! \brief FInferShapeFallback: the 0 dims nothing else decided are 0 (an empty array), so
- *  _zeros(shape=(0, 3)) alone is an empty (0, 3) array. */
-template <typename P>
-bool InitShapeFallback(const NodeAttrs& attrs, std::vector<Shape>*, std::vector<Shape>* out) {
-  const Shape& given = Param<P>(attrs).shape;
-  Shape& s = (*out)[0];
-  if (given.ndim() == 0 || s.ndim() != given.ndim()) return false;
-  for (int d = 0; d < s.ndim(); ++d)
-    if (s[d] < 0 && given[d] == 0) s[d] = 0;
-  return s.is_known();
-}
-
 template <typename P>
 bool InitType(const NodeAttrs& attrs, std::vector<DType>*, std::vector<DType>* out) {
   AssignType(out, 0, static_cast<DType>(Param<P>(attrs).dtype), false);

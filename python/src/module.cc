@@ -62,6 +62,9 @@ void InitRegistry(py::module_& m) {
       },
       py::arg("op"), py::arg("params"), py::arg("inputs"), py::arg("outputs"));
   m.def("features", &Features);
+  // the fused RNN op's CPU implementation: "auto", "dnnl" or "gemm" (runtime.h)
+  m.def("set_rnn_cpu_impl", &SetRnnCpuImpl);
+  m.def("rnn_cpu_impl", &RnnCpuImpl);
   m.def("num_gpus", &NumGPUs);
   // (dtype name, one-line reason): AMP's "auto" choice for a device kind ("cpu"/"gpu")
   m.def("amp_auto_dtype", [](const std::string& kind) {
@@ -153,5 +156,6 @@ PYBIND11_MODULE(_core, m) {
   InitExecutor(m);
   InitAmp(m);
   InitTrain(m);
+  InitCustomOp(m);
   InitIO(m);
 }

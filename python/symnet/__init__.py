@@ -26,6 +26,7 @@ from . import viz
 from . import callback
 from . import kvstore
 from . import contrib
+from . import operator
 from . import module
 from . import module as mod
 from . import test_utils

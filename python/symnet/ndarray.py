@@ -335,3 +335,10 @@ def concat(*arrays, dim=1):
 from ._op_gen import populate as _populate  # noqa: E402
 
 _populate(globals(), "ndarray")
+
+# mx.nd.random: MXNet's sampling functions (scalar parameters: _random_*, array ones: _sample_*)
+import sys as _sys  # noqa: E402
+
+from . import _ndarray_random as random  # noqa: E402
+
+_sys.modules[__name__ + ".random"] = random

@@ -17,3 +17,8 @@ def seed(seed_state, ctx="all"):
 def host_rng():
     """The numpy generator initializers draw from (reset by seed())."""
     return _host["rng"]
+
+
+# mx.random.uniform, normal, ...: the NDArray sampling functions (as MXNet's mx.random)
+from ._ndarray_random import (exponential, gamma, normal, poisson, randint, randn, shuffle,  # noqa: E402,F401
+                              uniform)

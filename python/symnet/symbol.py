@@ -370,3 +370,10 @@ def arange(start, stop=None, step=1.0, repeat=1, infer_range=False, name=None, d
 from ._op_gen import populate as _populate  # noqa: E402
 
 _populate(globals(), "symbol")
+
+# mx.sym.random: MXNet's sampling functions (scalar parameters: _random_*, array ones: _sample_*)
+import sys as _sys  # noqa: E402
+
+from . import _symbol_random as random  # noqa: E402
+
+_sys.modules[__name__ + ".random"] = random

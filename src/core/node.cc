@@ -33,8 +33,9 @@ void ParseNodeAttrs(NodeAttrs* attrs) {
   const Op* op = attrs->op;
   const std::string where = "operator " + op->name + " (node '" + attrs->name + "')";
   // unknown keys first: this gives one precise message instead of dmlc's whole doc dump
+  const TAcceptAnyParams* any = op->attr<TAcceptAnyParams>("TAcceptAnyParams");
   for (const auto& kv : attrs->dict) {
-    if (IsUserAttr(kv.first)) continue;
+    if (IsUserAttr(kv.first) || (any && *any)) continue;
     bool known = false;
     for (const auto& p : op->params) known = known || p.name == kv.first;
     SYMNET_CHECK(known) << where << ": unknown attribute '" << kv.first
@@ -44,7 +45,8 @@ void ParseNodeAttrs(NodeAttrs* attrs) {
   try {
     op->attr_parser(attrs);
   } catch (const dmlc::ParamError& e) {
-    SYMNET_THROW << where << ": " << e.what() << "; accepted: " << AcceptedParams(op);
+    SYMNET_THROW << where << ": " << e.what()
+                 << (any && *any ? std::string() : "; accepted: " + AcceptedParams(op));
   }
 }
 

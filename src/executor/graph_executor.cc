@@ -366,6 +366,8 @@ std::unique_ptr<Executor> Executor::Bind(const Symbol& symbol, Device dev,
     if (nid < num_forward_nodes) ++impl.num_forward_calls;
     const TDrawsRandom* draws = n.op()->attr<TDrawsRandom>("TDrawsRandom");
     if (draws && *draws) impl.capturable = false;  // a replayed graph would repeat its numbers
+    const THostCallback* host = n.op()->attr<THostCallback>("THostCallback");
+    if (host && *host) impl.capturable = false;  // a replay would skip the host code
     impl.calls.push_back(std::move(c));
   }
 

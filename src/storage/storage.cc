@@ -14,12 +14,17 @@ std::atomic<size_t> g_cpu_bytes{0};
 }
 
 StorageChunk::~StorageChunk() {
+  if (!owned_) return;
   if (ptr_ && dev_.type == Device::kGPU) {
     cuda::DeviceFree(ptr_, bytes_, dev_.id);
   } else if (ptr_) {
     std::free(ptr_);
     g_cpu_bytes -= bytes_;
   }
+}
+
+StoragePtr BorrowStorage(void* ptr, size_t bytes, Device dev) {
+  return std::make_shared<StorageChunk>(ptr, bytes, dev, false);
 }
 
 StoragePtr AllocStorage(size_t bytes, Device dev) {

@@ -426,6 +426,24 @@ def pad_crop_resize(twin=False):
     return mx.sym.Group([up, down, like, lp2, lp3, same]), {"data": (2, 3, 6, 7)}
 
 
+def ctc():
+    """ctc_loss on FullyConnected outputs over a sequence (10 steps, 4 sequences, 11 symbols with
+    the blank): the labels 0..9 with blank 'first' (a 0 ends the label), the same labels less one
+    with blank 'last' (-1 ends them) and sequence lengths 6..9, and through contrib.CTCLoss the
+    labels clipped into 1..9 with label lengths 0..4; both lengths come from the labels' first
+    column. The labels give no gradient."""
+    x, tok = mx.sym.Variable("data"), mx.sym.Variable("tok_label")
+    n = mx.sym.reshape(mx.sym.slice_axis(tok, axis=1, begin=0, end=1), shape=(-1,))  # (4,) in 0..9
+    act = mx.sym.FullyConnected(x, num_hidden=11, flatten=False, name="fc")  # (10, 4, 11)
+    act2 = mx.sym.FullyConnected(x, num_hidden=10, flatten=False, name="fc2")
+    first = mx.sym.ctc_loss(act, tok, name="ctc_first")
+    last = mx.sym.ctc_loss(act, tok - 1, data_lengths=mx.sym.clip(n, 6, 9), use_data_lengths=True,
+                           blank_label="last", name="ctc_last")
+    lens = mx.sym.contrib.CTCLoss(act2, mx.sym.clip(tok, 1, 9), label_lengths=mx.sym.clip(n, 0, 4),
+                                  use_label_lengths=True, name="ctc_lens")
+    return mx.sym.Group([first, last, lens]), {"data": (10, 4, 5), "tok_label": (4, 4)}
+
+
 def deconv_upsampling():
     """A small segmentation-like head: a convolution, then a grouped stride-2 Deconvolution with
     adj and bias, a target_shape Deconvolution, nearest UpSampling of two inputs (concat) and
@@ -444,6 +462,110 @@ def deconv_upsampling():
                                 name="up_nearest")  # (2, 8, 12, 12)
     bilinear = mx.sym.UpSampling(c, scale=2, sample_type="bilinear", num_filter=4, name="up_bilinear")
     return mx.sym.Group([up2, target, nearest, bilinear]), {"data": (2, 3, 6, 6)}
+
+
+def _label_boxes(lab, scale_x, scale_y, scale_w, scale_h):
+    """Corner boxes from integer label columns (c0, c1, c2, c3): scales that are exact in binary,
+    so both frameworks round the same coordinates (ROIPooling rounds halves away from zero)."""
+    col = [mx.sym.slice_axis(lab, axis=-1, begin=i, end=i + 1) for i in range(4)]
+    x1, y1 = col[0] * scale_x, col[1] * scale_y
+    return x1, y1, x1 + col[2] * scale_w + 1, y1 + col[3] * scale_h + 1
+
+
+def roi_heads():
+    """Two-stage detector heads on fixed ROIs: a convolution's features pooled by ROIAlign
+    (a fixed sample grid, aligned with an adaptive grid, position-sensitive) and ROIPooling; the
+    ROIs come from label integers (batch index = c1 mod 2), partly past the 8x8 map."""
+    x = mx.sym.Variable("data")  # (2, 3, 8, 8)
+    feat = mx.sym.Convolution(x, kernel=(3, 3), pad=(1, 1), num_filter=4, name="conv")
+    ps_feat = mx.sym.Convolution(x, kernel=(1, 1), num_filter=8, name="psconv")
+    lab = mx.sym.Variable("roi_label")  # (5, 4)
+    x1, y1, x2, y2 = _label_boxes(lab, 0.75, 0.625, 0.875, 0.75)
+    batch = mx.sym.slice_axis(lab, axis=-1, begin=1, end=2) % 2
+    rois = mx.sym.Concat(batch, x1, y1, x2, y2, dim=1, name="rois")
+    ra = mx.sym.contrib.ROIAlign(feat, rois, pooled_size=(2, 2), spatial_scale=0.5, sample_ratio=2, name="ra")
+    ra2 = mx.sym.contrib.ROIAlign(feat, rois, pooled_size=(3, 3), spatial_scale=0.5, aligned=True, name="ra2")
+    ps = mx.sym.contrib.ROIAlign(ps_feat, rois, pooled_size=(2, 2), spatial_scale=0.5, position_sensitive=True,
+                                 name="psra")
+    rp = mx.sym.ROIPooling(feat, rois, pooled_size=(3, 2), spatial_scale=0.5, name="rp")
+    return mx.sym.Group([ra, ra2, ps, rp]), {"data": (2, 3, 8, 8), "roi_label": (5, 4)}
+
+
+def box_ops():
+    """box_nms per class (valid_thresh, topk) and across classes (centre output), box_iou between
+    the batches' boxes and one batch's, and bipartite_matching of those overlaps. Boxes: label
+    integers (exact) moved by 0.05 * a data input (the gradient box_nms sends back); scores: the
+    sigmoid of a per-box FC of another."""
+    lab = mx.sym.Variable("box_label")  # (2, 8, 4)
+    x1, y1, x2, y2 = _label_boxes(lab, 0.125, 0.125, 0.125, 0.125)
+    boxes = mx.sym.Concat(x1, y1, x2, y2, dim=2) + 0.05 * mx.sym.Variable("delta")  # (2, 8, 4)
+    score = mx.sym.sigmoid(mx.sym.FullyConnected(mx.sym.Variable("data"), num_hidden=1, flatten=False,
+                                                 name="score_fc"))  # (2, 8, 1)
+    cls = mx.sym.slice_axis(lab, axis=-1, begin=0, end=1) % 3
+    rows = mx.sym.Concat(cls, score, boxes, dim=2)
+    nms = mx.sym.contrib.box_nms(rows, overlap_thresh=0.4, valid_thresh=0.3, topk=6, id_index=0, name="nms")
+    nms2 = mx.sym.contrib.box_non_maximum_suppression(rows, overlap_thresh=0.3, force_suppress=True, id_index=0,
+                                                      out_format="center", name="nms2")
+    iou = mx.sym.contrib.box_iou(boxes, mx.sym.reshape(mx.sym.slice_axis(boxes, axis=0, begin=0, end=1),
+                                                       shape=(-1, 4)), name="iou")  # (2, 8, 8)
+    match = mx.sym.contrib.bipartite_matching(iou, threshold=0.2, name="match")
+    return (mx.sym.Group([nms, nms2, iou, match[0], match[1]]),
+            {"box_label": (2, 8, 4), "delta": (2, 8, 4), "data": (2, 8, 3)})
+
+
+def ssd_head():
+    """An SSD head on a convolution's feature map: MultiBoxPrior (clipped, 3 ratios), MultiBoxTarget
+    with hard-negative mining against ground truths built in the graph (classes from the label
+    integers, corners sorted from sigmoids of a box input), and MultiBoxDetection on the softmaxed
+    class scores. The raw class scores are an output too, so the convolutions get gradients;
+    the detection ops give their inputs none."""
+    data = mx.sym.Variable("data")  # (2, 3, 4, 4)
+    feat = mx.sym.Activation(mx.sym.Convolution(data, kernel=(3, 3), pad=(1, 1), num_filter=4, name="feat"),
+                             act_type="relu")
+    anchors = mx.sym.contrib.MultiBoxPrior(feat, sizes=(0.5, 0.3), ratios=(1, 2, 0.5), clip=True,
+                                           name="prior")  # (1, 64, 4)
+    cls = mx.sym.Convolution(feat, kernel=(3, 3), pad=(1, 1), num_filter=12, name="cls")  # 4 anchors x 3
+    cls_pred = mx.sym.transpose(mx.sym.reshape(mx.sym.transpose(cls, axes=(0, 2, 3, 1)), shape=(0, -1, 3)),
+                                axes=(0, 2, 1))  # (2, 3, 64)
+    loc = mx.sym.Convolution(feat, kernel=(3, 3), pad=(1, 1), num_filter=16, name="loc")
+    loc_pred = mx.sym.Flatten(mx.sym.transpose(loc, axes=(0, 2, 3, 1)))  # (2, 256)
+    corners = mx.sym.sigmoid(mx.sym.Variable("gt_box"))  # (2, 3, 4)
+    xy0 = mx.sym.slice_axis(corners, axis=2, begin=0, end=2)
+    xy1 = mx.sym.slice_axis(corners, axis=2, begin=2, end=4)
+    cls_id = mx.sym.Variable("gt_label") % 2  # (2, 3, 1)
+    label = mx.sym.Concat(cls_id, mx.sym.broadcast_minimum(xy0, xy1), mx.sym.broadcast_maximum(xy0, xy1),
+                          dim=2, name="gt")
+    tgt = mx.sym.contrib.MultiBoxTarget(anchors, label, cls_pred, overlap_threshold=0.4, negative_mining_ratio=2,
+                                        name="target")
+    det = mx.sym.contrib.MultiBoxDetection(mx.sym.softmax(cls_pred, axis=1), loc_pred, anchors,
+                                           nms_threshold=0.45, name="det")
+    return mx.sym.Group([tgt[0], tgt[1], tgt[2], det, cls_pred]), {"data": (2, 3, 4, 4), "gt_box": (2, 3, 4),
+                                                                   "gt_label": (2, 3, 1)}
+
+
+def rpn_proposal():
+    """A Faster R-CNN RPN: convolutions give the anchor scores (a 2-way softmax over channel
+    pairs, as in the classic symbol) and box offsets; Proposal on the first image and
+    MultiProposal on both, with im_info made in the graph (the map covers the image, so no cell
+    is padding, and a small rpn_min_size keeps every box: no tied -1 scores). The scores are an
+    output too, so the convolutions get gradients; the proposals give their inputs none."""
+    data = mx.sym.Variable("data")  # (2, 4, 5, 6)
+    feat = mx.sym.Activation(mx.sym.Convolution(data, kernel=(3, 3), pad=(1, 1), num_filter=8, name="rpn_conv"),
+                             act_type="relu")
+    score = mx.sym.Convolution(feat, kernel=(1, 1), num_filter=6, name="rpn_cls")  # 3 anchors x 2
+    prob = mx.sym.Reshape(mx.sym.SoftmaxActivation(mx.sym.Reshape(score, shape=(0, 2, -1, 0)), mode="channel"),
+                          shape=(0, 6, -1, 0))
+    bbox = mx.sym.Convolution(feat, kernel=(1, 1), num_filter=12, name="rpn_bbox") * 0.5
+
+    def im_info(n):
+        return mx.sym.Concat(mx.sym.full(shape=(n, 1), val=80.0), mx.sym.full(shape=(n, 1), val=96.0),
+                             mx.sym.ones(shape=(n, 1)), dim=1)
+    kw = dict(scales=(2,), ratios=(0.5, 1, 2), feature_stride=16, rpn_pre_nms_top_n=60, rpn_post_nms_top_n=12,
+              threshold=0.6, rpn_min_size=2)
+    first = [mx.sym.slice_axis(x, axis=0, begin=0, end=1) for x in (prob, bbox)]
+    one = mx.sym.contrib.Proposal(first[0], first[1], im_info(1), output_score=True, name="proposal", **kw)
+    multi = mx.sym.contrib.MultiProposal(prob, bbox, im_info(2), name="multi_proposal", **kw)
+    return mx.sym.Group([one[0], one[1], multi, score]), {"data": (2, 4, 5, 6)}
 
 
 def gluon(name, builder, shape):
@@ -594,7 +716,9 @@ def main():
     # model changes no other model's numbers (a new draw can put an old model's ReLU input within
     # float32 rounding of 0, where float32 and float64 gradients part for either framework)
     later = {"group_norms": group_norms, "rnn_ops": rnn_ops, "pad_crop_resize": pad_crop_resize,
-             "unary_math2": unary_math2, "losses": losses, "deconv_upsampling": deconv_upsampling}
+             "unary_math2": unary_math2, "losses": losses, "deconv_upsampling": deconv_upsampling,
+             "roi_heads": roi_heads, "box_ops": box_ops, "ssd_head": ssd_head, "rpn_proposal": rpn_proposal,
+             "ctc": ctc}
     for name, build in list(symbolic.items()) + list(later.items()):
         stream = RNG.get_state() if name in later else None
         sym, shapes = build()

@@ -20,7 +20,8 @@ REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 REFS = os.environ.get("SYMNET_MXNET_REFS", os.path.join(REPO, "build", "mxnet_refs"))
 MODELS = ["mlp", "lenet", "mixed", "nhwc", "clip", "unary_math", "matmul", "slicing", "binary_math",
           "reductions", "sorting", "shape_ops", "index_ops", "norm_ops", "group_norms", "seq_ops", "rnn_ops",
-          "pad_crop_resize", "unary_math2", "losses", "deconv_upsampling"]
+          "pad_crop_resize", "unary_math2", "losses", "deconv_upsampling", "roi_heads", "box_ops", "ssd_head",
+          "rpn_proposal", "ctc"]
 # every family of MXNet's gluon model zoo, as MXNet 1.9.1 exports it (make_references.py's ZOO)
 ZOO = ["resnet18_v1", "resnet50_v1", "resnet18_v2", "mobilenet0.25", "mobilenetv2_0.25", "vgg11_bn",
        "alexnet", "densenet121", "squeezenet1.1", "inception_v3"]
@@ -299,7 +300,8 @@ def _run_converted(sym, params, data):
     return exe.outputs[0].asnumpy()
 
 
-@pytest.mark.parametrize("name", ["mlp", "lenet", "resnet"])
+@pytest.mark.parametrize("name", ["mlp", "lenet", "resnet", "alexnet", "vgg11", "vgg16_bn", "googlenet",
+                                  "inception_bn", "inception_v3", "mobilenet", "resnext"])
 def test_classic_symbol_scripts_write_mxnets_json(name):
     """The same MXNet-style builder code (tests/mxnet_parity/classic_symbols.py) gives the same
     JSON under symnet as under MXNet: nodes (ops, names, auto names, attributes, the attributes

@@ -135,17 +135,48 @@ CASES.update({
     "_ones": ({}, {"shape": (2, 0)}),
     "_full": ({}, {"shape": (0,), "value": 2.0}),
     "_arange": ({}, {"start": 1, "stop": 1}),
+    # the random samplers and shuffle (test_operator_random.py): no samples, or no parameters
+    "_random_uniform": ({}, {"shape": (0, 3)}),
+    "_random_normal": ({}, {"shape": (2, 0)}),
+    "_random_gamma": ({}, {"shape": (0,), "alpha": 2.0}),
+    "_random_exponential": ({}, {"shape": (0, 1)}),
+    "_random_poisson": ({}, {"shape": (0,), "lam": 20.0}),
+    "_random_randint": ({}, {"shape": (0, 2), "low": 0, "high": 5}),
+    "_sample_uniform": ({"low": _f(0, 3), "high": _f(0, 3)}, {"shape": (2,)}),
+    "_sample_normal": ({"mu": _f(2,), "sigma": _f(2,)}, {"shape": (0,)}),
+    "_sample_gamma": ({"alpha": _f(0,), "beta": _f(0,)}, {}),
+    "_sample_exponential": ({"lam": _f(0, 2)}, {"shape": (3,)}),
+    "_sample_poisson": ({"lam": _f(3, 0)}, {}),
+    "_shuffle": ({"data": _f(0, 3)}, {}),
     # Embedding, the sequence ops and SoftmaxActivation (test_operator_seq.py): no indices, no
     # time steps, an empty batch
     "Embedding": ({"data": _f(0,), "weight": _f(4, 3)}, {"input_dim": 4, "output_dim": 3}),
     "SequenceMask": ({"data": _f(0, 3), "sequence_length": _f(3,)}, {"use_sequence_length": True}),
     "SequenceLast": ({"data": _f(3, 0, 2), "sequence_length": _f(0,)}, {"use_sequence_length": True}),
     "SoftmaxActivation": ({"data": _f(0, 3)}, {}),
+    # CTC over an empty batch (test_operator_ctc.py): an empty loss, no gradient to write
+    "CTCLoss": ({"data": _f(3, 0, 4), "label": _f(0, 2)}, {}),
     # Pad, Crop, BilinearResize2D (test_operator_pad.py): constant padding of an empty axis (a
     # non-empty output), an empty batch, and a resize to an empty height (a non-empty input)
     "Pad": ({"data": _f(1, 2, 0, 3)}, {"mode": "constant", "pad_width": (0, 0, 0, 0, 1, 1, 0, 2)}),
     "Crop": ({"arg0": _f(0, 2, 4, 4), "arg1": _f(1, 1, 2, 3)}, {"num_args": 2, "center_crop": True}),
     "_contrib_BilinearResize2D": ({"data": _f(2, 1, 1, 3)}, {"mode": "to_even_down"}),
+    # the SSD and RPN ops (test_operator_multibox.py): an empty feature map (no anchors), empty
+    # batches, and Proposal asked for no rows
+    "_contrib_MultiBoxPrior": ({"data": _f(2, 3, 0, 4)}, {"sizes": (0.5, 0.25)}),
+    "_contrib_MultiBoxTarget": ({"anchor": _f(1, 4, 4), "label": _f(0, 2, 5), "cls_pred": _f(0, 3, 4)}, {}),
+    "_contrib_MultiBoxDetection": ({"cls_prob": _f(0, 3, 4), "loc_pred": _f(0, 16), "anchor": _f(1, 4, 4)}, {}),
+    "_contrib_MultiProposal": ({"cls_prob": _f(0, 2, 2, 2), "bbox_pred": _f(0, 4, 2, 2), "im_info": _f(0, 3)},
+                               {"scales": (2,), "ratios": (1,), "rpn_post_nms_top_n": 3}),
+    "_contrib_Proposal": ({"cls_prob": _f(1, 2, 2, 2), "bbox_pred": _f(1, 4, 2, 2), "im_info": _f(1, 3)},
+                          {"scales": (2,), "ratios": (1,), "rpn_post_nms_top_n": 0}),
+    # the box ops and ROI pooling (test_operator_detection.py): no boxes, an empty batch, no ROIs
+    # (the data gradient is then all zeros)
+    "_contrib_box_iou": ({"lhs": _f(0, 4), "rhs": _f(3, 4)}, {}),
+    "_contrib_box_nms": ({"data": _f(0, 4, 6)}, {}),
+    "_contrib_bipartite_matching": ({"data": _f(2, 0, 3)}, {"threshold": 0.1}),
+    "_contrib_ROIAlign": ({"data": _f(2, 3, 4, 4), "rois": _f(0, 5)}, {"pooled_size": (2, 2), "spatial_scale": 1.0}),
+    "ROIPooling": ({"data": _f(2, 3, 4, 4), "rois": _f(0, 5)}, {"pooled_size": (2, 2), "spatial_scale": 1.0}),
     # the fused RNN over no time steps: the initial states pass through (test_operator_rnn.py)
     "RNN": ({"data": _f(0, 2, 3), "parameters": _f(56,), "state": _f(1, 2, 2), "state_cell": _f(1, 2, 2)},
             {"state_size": 2, "num_layers": 1, "mode": "lstm"}),
@@ -190,6 +221,25 @@ REDUCTION_CHECKS = {
 }
 # ops without a gradient (the optimizer updates, whose "outputs" are their updated inputs)
 NOT_DIFFERENTIABLE = {op for op in CASES if not mx._core.op_info(op)["has_gradient"]}
+
+
+class _ZeroSizeIdentity(mx.operator.CustomOp):
+    def forward(self, is_train, req, in_data, out_data, aux):
+        self.assign(out_data[0], req[0], in_data[0])
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        self.assign(in_grad[0], req[0], out_grad[0])
+
+
+@mx.operator.register("zero_size_identity")
+class _ZeroSizeIdentityProp(mx.operator.CustomOpProp):
+    """Custom: a Python identity, so the route through user code sees empty arrays too."""
+
+    def create_operator(self, ctx, shapes, dtypes):
+        return _ZeroSizeIdentity()
+
+
+CASES["Custom"] = ({"data": _f(0, 3)}, {"op_type": "zero_size_identity"})
 
 
 def _user_ops():

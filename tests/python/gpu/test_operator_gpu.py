@@ -30,14 +30,22 @@ from test_operator_pad import *  # noqa: F401,F403
 from test_operator_rnn import *  # noqa: F401,F403
 from test_operator_loss import *  # noqa: F401,F403
 from test_operator_deconv import *  # noqa: F401,F403
+from test_operator_ctc import *  # noqa: F401,F403
+from test_operator_multibox import *  # noqa: F401,F403
+from test_operator_random import *  # noqa: F401,F403
+from test_operator_detection import *  # noqa: F401,F403
+from test_custom_op import *  # noqa: F401,F403
 from test_operator import (ACTIVATIONS, BROADCAST_BINARY, CLIP_CASES, ELEMWISE_BINARY, MORE_UNARY_MATH,
                            REDUCE_CASES, REDUCE_OPS, TRANSPOSE_CASES, UNARY_MATH, in_domain,
                            EXPAND_SQUEEZE_CASES)
 from test_operator_dot import BATCH_DOT_CASES, DOT_CASES
+from test_operator_random import RANDOM_CASES, RANDOM_SAMPLE_CASES
 from test_operator_slice import BOX_CASES, SPLIT_CASES
 from test_operator_shape import SHAPE_CASES, shape_case_id, shape_case_symbol
 from test_operator_sort import SORT_CASES, TOPK_CASES
 from test_operator_norm import L2NORM_CASES, LRN_CASES
+from test_operator_detection import (BOX_IOU_CASES, MATCHING_CASES, NMS_CASES, ROI_ALIGN_CASES, ROI_POOL_CASES,
+                                     box_iou_sym, nms_sym, roi_align_case, roi_pool_case)
 from test_operator_deconv import (DECONV_CASES, UPSAMPLING_CASES, deconv_location, deconv_sym,
                                   upsampling_location, upsampling_sym)
 from test_operator_layernorm import ALL_CASES as LAYERNORM_FAMILY_CASES, norm_case
@@ -45,6 +53,7 @@ from test_operator_rnn import RNN_CASES, rnn_case
 from test_operator_loss import (LOSS_REGRESSION_CASES, MAKE_LOSS_CASES, PARAM_UNARY_CASES, SVM_CASES,
                                 loss_regression_inputs, param_unary_input, svm_case_inputs)
 from test_operator_seq import EMBEDDING_CASES, SEQ_CASES, SOFTMAX_ACT_CASES, embedding_case, seq_case
+from test_operator_ctc import CTC_CASES, ctc_case, ctc_case_id
 from test_operator_pad import (CROP_CASES, LP_SAME_POOL_CASES, PAD_CASES, RESIZE_CASES, crop_case,
                                lp_same_case, pad_case, resize_case)
 from test_operator_reduce import AXES_REDUCE_CASES, NORM_CASES, SEARCH_CASES, distinct
@@ -309,6 +318,42 @@ def test_dropout_gpu_draws_the_cpu_mask():
     assert 0.2 < (outs[0] == 0).mean() < 0.4
 
 
+# the samplers draw element i from counter i of the call's stream: at one seed the GPU gives the
+# CPU's samples (continuous ones up to the last bits of the devices' log/cos; counts exactly)
+@pytest.mark.parametrize("dtype", ["float64", "float32", "float16", "bfloat16"])
+@pytest.mark.parametrize("case", RANDOM_CASES, ids=lambda c: c[0])
+def test_random_samplers_gpu_draw_the_cpu_samples(case, dtype):
+    _, fn, params = case[:3]
+    outs = []
+    for ctx in (mx.cpu(), GPU):
+        mx.random.seed(13)
+        outs.append(getattr(mx.nd.random, fn)(shape=(3000,), dtype=dtype, ctx=ctx, **params).asnumpy())
+    rtol = {"float64": 1e-12, "float32": 1e-6}.get(dtype, 1e-2)
+    np.testing.assert_allclose(outs[1].astype(np.float64), outs[0].astype(np.float64), rtol=rtol, atol=1e-12)
+
+
+@pytest.mark.parametrize("case", RANDOM_SAMPLE_CASES, ids=lambda c: c[0])
+def test_sample_ops_gpu_draw_the_cpu_samples(case):
+    op, _, params = case[:3]
+    outs = []
+    for ctx in (mx.cpu(), GPU):
+        mx.random.seed(13)
+        arrays = [mx.nd.array(p, ctx=ctx) for p in params]
+        outs.append(getattr(mx.nd, op)(*arrays, shape=(500,), dtype="float64").asnumpy())
+    np.testing.assert_allclose(outs[1], outs[0], rtol=1e-12, atol=1e-12)
+
+
+def test_randint_and_shuffle_gpu_match_cpu():
+    outs = []
+    for ctx in (mx.cpu(), GPU):
+        mx.random.seed(21)
+        r = mx.nd.random.randint(-(2 ** 40), 2 ** 40, shape=(1000,), dtype="int64", ctx=ctx).asnumpy()
+        s = mx.nd.random.shuffle(mx.nd.array(np.arange(300).reshape(100, 3), ctx=ctx)).asnumpy()
+        outs.append((r, s))
+    np.testing.assert_array_equal(outs[1][0], outs[0][0])
+    np.testing.assert_array_equal(outs[1][1], outs[0][1])
+
+
 def test_linear_regression_output_gpu_matches_cpu():
     sym = mx.sym.LinearRegressionOutput(mx.sym.var("data"), mx.sym.var("label"), grad_scale=2.0)
     check_consistency(sym, both(data=(5, 3), label=(5, 3)))
@@ -538,6 +583,13 @@ def test_softmax_activation_gpu_matches_cpu(shape, mode):
     check_consistency(mx.sym.SoftmaxActivation(mx.sym.var("data"), mode=mode), both(data=shape))
 
 
+@pytest.mark.parametrize("case", CTC_CASES, ids=ctc_case_id)
+def test_ctc_loss_gpu_matches_cpu(case):
+    sym, loc = ctc_case(*case)
+    fixed = {k: v for k, v in loc.items() if k != "data"}  # labels and lengths as the case gives them
+    check_consistency(sym, both(**{k: v.shape for k, v in loc.items()}), arg_params=fixed)
+
+
 @pytest.mark.parametrize("mode,layers,bidirectional,shape,h", RNN_CASES)
 def test_rnn_gpu_matches_cpu(mode, layers, bidirectional, shape, h):
     sym, loc = rnn_case(mode, layers, bidirectional, shape, h)
@@ -578,3 +630,91 @@ def test_deconvolution_gpu_matches_cpu(shape, kw):
 def test_upsampling_gpu_matches_cpu(shapes, kw):
     loc = upsampling_location(shapes, kw)
     check_consistency(upsampling_sym(shapes, kw), both(**{k: v.shape for k, v in loc.items()}))
+
+
+@pytest.mark.parametrize("lhs,rhs,fmt", BOX_IOU_CASES)
+def test_box_iou_gpu_matches_cpu(lhs, rhs, fmt):
+    check_consistency(box_iou_sym(fmt), both(lhs=lhs.shape, rhs=rhs.shape), arg_params={"lhs": lhs, "rhs": rhs})
+
+
+# NMS and matching decisions compare scores and IoUs with thresholds: 16-bit rounding may move a
+# value across one, so these two are compared in float64 and float32
+@pytest.mark.parametrize("case", range(len(NMS_CASES)))
+def test_box_nms_gpu_matches_cpu(case):
+    data, kw = NMS_CASES[case]
+    check_consistency(nms_sym(kw), both(["float64", "float32"], data=data.shape), arg_params={"data": data})
+
+
+@pytest.mark.parametrize("scores,kw,known", MATCHING_CASES)
+def test_bipartite_matching_gpu_matches_cpu(scores, kw, known):
+    sym = mx.sym.contrib.bipartite_matching(mx.sym.var("data"), **kw)
+    check_consistency(sym, both(["float64", "float32"], data=scores.shape), arg_params={"data": scores})
+
+
+@pytest.mark.parametrize("shape,rois,kw", ROI_ALIGN_CASES)
+def test_roi_align_gpu_matches_cpu(shape, rois, kw):
+    sym, loc = roi_align_case(shape, rois, kw)
+    rois = np.round(loc["rois"] * 4) / 4  # exact in 16 bits: every dtype samples the same points
+    check_consistency(sym, both(data=shape, rois=rois.shape), arg_params={"rois": rois})
+
+
+@pytest.mark.parametrize("shape,rois,pooled,scale", ROI_POOL_CASES)
+def test_roi_pooling_gpu_matches_cpu(shape, rois, pooled, scale):
+    sym, loc = roi_pool_case(shape, rois, pooled, scale)
+    check_consistency(sym, both(data=shape, rois=loc["rois"].shape), arg_params={"rois": loc["rois"]})
+
+
+# the detection ops: their outputs hang on sort orders and thresholds, so the comparison is in
+# float64 and float32 (whose rounding does not reorder these tie-free inputs)
+from test_operator_multibox import (DETECTION_CASES, PRIOR_CASES, PROPOSAL_CASES, TARGET_CASES,  # noqa: E402
+                                    detection_inputs, detection_sym, prior_sym, proposal_inputs, proposal_sym,
+                                    target_inputs, target_sym)
+
+DETECTION_DTYPES = ["float64", "float32"]
+
+
+@pytest.mark.parametrize("h,w,kw", PRIOR_CASES)
+def test_multibox_prior_gpu_matches_cpu(h, w, kw):
+    check_consistency(prior_sym(kw), both(FLOAT_TYPES, data=(1, 2, h, w)))
+
+
+@pytest.mark.parametrize("mk,kw", TARGET_CASES)
+def test_multibox_target_gpu_matches_cpu(mk, kw):
+    loc = target_inputs(**mk)
+    check_consistency(target_sym(kw), both(DETECTION_DTYPES, **{k: v.shape for k, v in loc.items()}),
+                      arg_params=loc)
+
+
+@pytest.mark.parametrize("kw", DETECTION_CASES, ids=str)
+def test_multibox_detection_gpu_matches_cpu(kw):
+    loc = detection_inputs()
+    check_consistency(detection_sym(kw), both(DETECTION_DTYPES, **{k: v.shape for k, v in loc.items()}),
+                      arg_params=loc)
+
+
+@pytest.mark.parametrize("mk,kw", PROPOSAL_CASES)
+def test_proposal_gpu_matches_cpu(mk, kw):
+    loc = proposal_inputs(**mk)
+    check_consistency(proposal_sym(dict(kw, output_score=True)),
+                      both(DETECTION_DTYPES, **{k: v.shape for k, v in loc.items()}), arg_params=loc)
+    loc = proposal_inputs(batches=2, im=((64, 80, 1.0), (40, 60, 0.5)))
+    check_consistency(proposal_sym(PROPOSAL_CASES[0][1], multi=True),
+                      both(DETECTION_DTYPES, **{k: v.shape for k, v in loc.items()}), arg_params=loc)
+
+
+def test_custom_op_gpu_matches_cpu():
+    """A Custom op's Python code sees arrays on the bind's device and runs mx.nd there."""
+    rng = np.random.RandomState(11)
+    a, b = rng.randn(3, 4).astype(np.float32), rng.randn(3, 4).astype(np.float32)
+    results = []
+    for ctx in (mx.cpu(), GPU):
+        exe = mx.sym.Custom(a=mx.sym.var("a"), b=mx.sym.var("b"), op_type="test_scale_add",
+                            scale=1.5).simple_bind(ctx, a=a.shape, b=b.shape)
+        exe.arg_dict["a"][:] = a
+        exe.arg_dict["b"][:] = b
+        outs = exe.forward(is_train=True)
+        assert outs[0].context == ctx
+        exe.backward([mx.nd.ones(a.shape, ctx=ctx), mx.nd.ones(a.shape, ctx=ctx)])
+        results.append([o.asnumpy() for o in outs] + [g.asnumpy() for g in exe.grad_arrays])
+    for c, g in zip(*results):
+        assert_almost_equal(g, c, rtol=1e-6, atol=1e-6)

@@ -1,0 +1,77 @@
+"""mx.sym.random: MXNet 1.x's sampling functions for graphs. Scalar parameters make a _random_*
+node (no inputs); Symbol parameters a _sample_* node (`shape` samples per parameter element).
+A bound graph draws new samples at every forward."""
+from .base import numeric_types
+
+__all__ = ["uniform", "normal", "randn", "poisson", "exponential", "gamma", "shuffle", "randint"]
+
+
+def _sym():
+    from . import symbol
+    return symbol
+
+
+def _call(random_op, sample_op, names, params, shape, dtype, kwargs):
+    sym = _sym()
+    if isinstance(params[0], sym.Symbol):
+        for p in params[1:]:
+            if not isinstance(p, sym.Symbol):
+                raise TypeError("Distribution parameters must all have the same type, but got both "
+                                "%s and %s." % (type(params[0]), type(p)))
+        if sample_op is None:
+            raise TypeError("%s takes numbers as low and high, not Symbols" % random_op)
+        return getattr(sym, sample_op)(*params, shape=shape, dtype=dtype, **kwargs)
+    if isinstance(params[0], numeric_types):
+        for p in params[1:]:
+            if not isinstance(p, numeric_types):
+                raise TypeError("Distribution parameters must all have the same type, but got both "
+                                "%s and %s." % (type(params[0]), type(p)))
+        kwargs.update(zip(names, params))
+        return getattr(sym, random_op)(shape=shape, dtype=dtype, **kwargs)
+    raise ValueError("Distribution parameters must be either Symbol or numbers, but got %s."
+                     % type(params[0]))
+
+
+def uniform(low=0, high=1, shape=None, dtype=None, **kwargs):
+    """Samples of uniform distributions on [low, high)."""
+    return _call("_random_uniform", "_sample_uniform", ["low", "high"], [low, high], shape, dtype,
+                 kwargs)
+
+
+def normal(loc=0, scale=1, shape=None, dtype=None, **kwargs):
+    """Samples of normal distributions of mean loc and standard deviation scale."""
+    return _call("_random_normal", "_sample_normal", ["loc", "scale"], [loc, scale], shape, dtype,
+                 kwargs)
+
+
+def randn(*shape, **kwargs):
+    """Standard normal samples (loc and scale may be given as keywords) of shape `shape`."""
+    loc, scale = kwargs.pop("loc", 0), kwargs.pop("scale", 1)
+    return normal(loc, scale, shape=shape, dtype=kwargs.pop("dtype", None), **kwargs)
+
+
+def poisson(lam=1, shape=None, dtype=None, **kwargs):
+    """Samples of Poisson distributions of rate lam (as floats)."""
+    return _call("_random_poisson", "_sample_poisson", ["lam"], [lam], shape, dtype, kwargs)
+
+
+def exponential(scale=1, shape=None, dtype=None, **kwargs):
+    """Samples of exponential distributions of mean `scale` (rate 1 / scale)."""
+    return _call("_random_exponential", "_sample_exponential", ["lam"], [1.0 / scale], shape, dtype,
+                 kwargs)
+
+
+def gamma(alpha=1, beta=1, shape=None, dtype=None, **kwargs):
+    """Samples of gamma distributions of shape alpha and scale beta."""
+    return _call("_random_gamma", "_sample_gamma", ["alpha", "beta"], [alpha, beta], shape, dtype,
+                 kwargs)
+
+
+def randint(low, high, shape=None, dtype=None, **kwargs):
+    """Integers drawn uniformly from [low, high) (int32 unless dtype='int64')."""
+    return _call("_random_randint", None, ["low", "high"], [low, high], shape, dtype, kwargs)
+
+
+def shuffle(data, **kwargs):
+    """`data` with its first axis randomly permuted."""
+    return _sym()._shuffle(data, **kwargs)
