@@ -33,6 +33,15 @@ void ClearDnnlPrimitivesCreated();
  *  ONEDNN_MAX_CPU_ISA / DNNL_MAX_CPU_ISA.
  */
 std::string DnnlCpuIsa();
+/*!
+ * \brief The fused RNN op's CPU implementation: "dnnl" (oneDNN's RNN primitives wherever they
+ *  apply, the GEMM path elsewhere), "gemm" (symnet's GEMMs and step kernels) or "auto" (the
+ *  default: the one measured faster, docs/performance.md). Starts from the environment variable
+ *  SYMNET_RNN_IMPL (read once); an unknown name is an error. Takes effect at the next call of
+ *  each RNN node; set it between whole forward/backward passes, never between the two.
+ */
+void SetRnnCpuImpl(const std::string& impl);
+std::string RnnCpuImpl();
 /*! \brief Number of usable GPUs (0 without a CUDA build, a driver or a device). */
 int NumGPUs();
 /*!

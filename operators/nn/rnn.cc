@@ -1,14 +1,20 @@
 /*!
  * \brief The fused RNN op (MXNet's names, attributes and packed parameters): registration,
- *  shape and type rules, and the CPU kernels, whose GEMMs run through dnnl_util::GemmPlan
- *  (oneDNN matmul in float32/bfloat16, staged float32 for float16, a loop for float64).
+ *  shape and type rules, and the CPU kernels: oneDNN's RNN primitives (dnnl_util::DnnlRnn) for
+ *  float32 without dropout between layers, else the shared algorithm of rnn.h, whose GEMMs run
+ *  through dnnl_util::GemmPlan (oneDNN matmul in float32/bfloat16, staged float32 for float16, a
+ *  loop for float64). RnnCpuImpl() (SYMNET_RNN_IMPL) forces one of the two.
  */
 #include "rnn.h"
 
+#include <algorithm>
 #include <memory>
 #include <sstream>
+#include <string>
 
 #include "../dnnl/dnnl_gemm.h"
+#include "../dnnl/dnnl_rnn.h"
+#include "symnet/runtime.h"
 
 namespace symnet {
 namespace ops {
@@ -35,6 +41,30 @@ void RNNParser(NodeAttrs* attrs) {
 
 bool IsLstm(const NodeAttrs& a) { return Param<RNNParam>(a).mode == kLstm; }
 
+/*! \brief The oneDNN path's view of a call (weight offsets from RnnGeom, the one source). */
+dnnl_util::RnnConfig DnnlConfig(const RnnGeom& g, DType t) {
+  dnnl_util::RnnConfig c;
+  c.cell = static_cast<dnnl_util::RnnCell>(g.mode);
+  c.L = g.L, c.D = g.D, c.T = g.T, c.N = g.N, c.C = g.C, c.H = g.H;
+  c.dtype = t;
+  for (int64_t l = 0; l < g.L; ++l)
+    for (int64_t d = 0; d < g.D; ++d) {
+      c.wx.push_back(g.Wx(l, d)), c.wh.push_back(g.Wh(l, d));
+      c.bx.push_back(g.Bx(l, d)), c.bh.push_back(g.Bh(l, d));
+    }
+  return c;
+}
+
+/*!
+ * \brief Whether this call runs through oneDNN's RNN primitives. Forward and backward decide
+ *  alike from the same inputs, so the backward reads the reserve the forward wrote. Dropout
+ *  between layers stays on the GEMM path, which draws and keeps its masks.
+ */
+bool UseDnnl(const RnnGeom& g, DType t) {
+  if (RnnCpuImpl() == "gemm" || g.Dropout()) return false;
+  return dnnl_util::RnnSupported(DnnlConfig(g, t));
+}
+
 uint32_t NumInputs(const NodeAttrs& a) { return IsLstm(a) ? 4 : 3; }
 // out, hy, (cy), reserve
 uint32_t NumOutputs(const NodeAttrs& a) { return IsLstm(a) ? 4 : 3; }
@@ -55,7 +85,10 @@ bool RNNShape(const NodeAttrs& attrs, std::vector<Shape>* in, std::vector<Shape>
   AssignOutShape(out, 0, Shape{g.T, g.N, g.D * g.H});
   AssignOutShape(out, 1, state);
   if (g.mode == kLstm) AssignOutShape(out, 2, state);
-  AssignOutShape(out, out->size() - 1, Shape{g.ReserveSize()});
+  // room for either CPU path (the oneDNN one in float32 elements); the GPU uses the first part
+  const int64_t dnnl_elems =
+      static_cast<int64_t>((dnnl_util::RnnReserveBytes(DnnlConfig(g, DType::kFloat32)) + 3) / 4);
+  AssignOutShape(out, out->size() - 1, Shape{std::max(g.ReserveSize(), dnnl_elems)});
   return true;
 }
 
@@ -76,9 +109,22 @@ size_t BackwardTemp(const NodeAttrs& attrs, const std::vector<Shape>& in,
 using dnnl_util::GemmConfig;
 using dnnl_util::GemmPlan;
 
-/*! \brief The GEMM plans of one call site, one per distinct GEMM, built on first use. */
+/*!
+ * \brief One call site's CPU state: the implementation setting it was made under, the oneDNN
+ *  primitives (inference and training forward, or backward, built on first use) and the GEMM
+ *  plans, one per distinct GEMM.
+ */
 struct RnnCpuState : public OpState {
+  std::string impl = RnnCpuImpl();
+  std::unique_ptr<dnnl_util::DnnlRnn> dnnl[2];
   std::vector<std::pair<GemmConfig, std::unique_ptr<GemmPlan>>> plans;
+  /*! \brief The primitives for `cfg` (slot 0: inference, 1: training or backward). */
+  dnnl_util::DnnlRnn& Dnnl(const dnnl_util::RnnConfig& cfg, bool training, bool backward) {
+    auto& p = dnnl[training || backward ? 1 : 0];
+    if (!p || !(p->config() == cfg))
+      p = std::make_unique<dnnl_util::DnnlRnn>(cfg, training, backward);
+    return *p;
+  }
   GemmPlan& Get(const GemmConfig& c) {
     for (auto& pr : plans)
       if (pr.first == c) return *pr.second;
@@ -87,9 +133,13 @@ struct RnnCpuState : public OpState {
   }
 };
 
+RnnCpuState& CpuState(const OpContext& ctx) {
+  return ctx.GetState<RnnCpuState>([] { return new RnnCpuState(); },
+                                   [](const RnnCpuState& s) { return s.impl == RnnCpuImpl(); });
+}
+
 RnnGemmFn CpuGemm(const OpContext& ctx, DType t) {
-  RnnCpuState* st = &ctx.GetState<RnnCpuState>([] { return new RnnCpuState(); },
-                                               [](const RnnCpuState&) { return true; });
+  RnnCpuState* st = &CpuState(ctx);
   return [st, t](const RnnGemm& r, const void* a, const void* b, void* c) {
     GemmConfig cfg;
     cfg.m = r.m, cfg.n = r.n, cfg.k = r.k;
@@ -106,11 +156,33 @@ namespace {
 
 void RNNForwardCPU(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& in,
                    const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+  const RnnGeom g(Param<RNNParam>(attrs), in[0].shape_);
+  if (UseDnnl(g, in[0].dtype_)) {
+    const bool lstm = g.mode == kLstm;
+    auto& rnn = CpuState(ctx).Dnnl(DnnlConfig(g, in[0].dtype_), ctx.is_train, false);
+    rnn.Forward(in[0].dptr_, in[1].dptr_, in[2].dptr_, lstm ? in[3].dptr_ : nullptr,
+                out.back().dptr_, out[0].dptr_, req[0], out[1].dptr_, req[1],
+                lstm ? out[2].dptr_ : nullptr, lstm ? req[2] : kNullOp);
+    return;
+  }
   RNNForwardCompute<cpu>(attrs, ctx, in, req, out, CpuGemm(ctx, in[0].dtype_));
 }
 
 void RNNBackwardCPU(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& in,
                     const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+  const bool lstm = IsLstm(attrs);
+  const size_t xi = lstm ? 3 : 2;  // inputs: dy, dhy, (dcy), data, parameters, state, ...
+  const RnnGeom g(Param<RNNParam>(attrs), in[xi].shape_);
+  if (UseDnnl(g, in[xi].dtype_)) {
+    std::vector<OpReqType> r(req.begin(), req.end());
+    r.resize(4, kNullOp);
+    auto& rnn = CpuState(ctx).Dnnl(DnnlConfig(g, in[xi].dtype_), true, true);
+    rnn.Backward(in[0].dptr_, in[1].dptr_, lstm ? in[2].dptr_ : nullptr, in[xi].dptr_,
+                 in[xi + 1].dptr_, in[xi + 2].dptr_, lstm ? in[xi + 3].dptr_ : nullptr,
+                 in.back().dptr_, out[0].dptr_, out[1].dptr_, out[2].dptr_,
+                 lstm ? out[3].dptr_ : nullptr, r);
+    return;
+  }
   RNNBackwardCompute<cpu>(attrs, ctx, in, req, out, CpuGemm(ctx, out[0].dtype_));
 }
 

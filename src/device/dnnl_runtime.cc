@@ -6,10 +6,12 @@
 #include "dnnl_runtime.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <mutex>
 #include <string>
 #include <vector>
 
+#include "symnet/base.h"
 #include "symnet/runtime.h"
 
 namespace symnet {
@@ -73,6 +75,41 @@ std::vector<std::string> DnnlPrimitivesCreated() {
 void ClearDnnlPrimitivesCreated() {
   std::lock_guard<std::mutex> lock(dnnl_util::NotesMutex());
   dnnl_util::Notes().clear();
+}
+
+namespace {
+
+std::string CheckedRnnImpl(const std::string& impl) {
+  SYMNET_CHECK(impl == "auto" || impl == "dnnl" || impl == "gemm")
+      << "RNN CPU implementation must be auto, dnnl or gemm (SYMNET_RNN_IMPL), not '" << impl
+      << "'";
+  return impl;
+}
+
+std::mutex& RnnImplMutex() {
+  static std::mutex mu;
+  return mu;
+}
+
+std::string& RnnImplSetting() {
+  static std::string impl = [] {
+    const char* env = std::getenv("SYMNET_RNN_IMPL");
+    return CheckedRnnImpl(env && *env ? env : "auto");
+  }();
+  return impl;
+}
+
+}  // namespace
+
+void SetRnnCpuImpl(const std::string& impl) {
+  const std::string checked = CheckedRnnImpl(impl);
+  std::lock_guard<std::mutex> lock(RnnImplMutex());
+  RnnImplSetting() = checked;
+}
+
+std::string RnnCpuImpl() {
+  std::lock_guard<std::mutex> lock(RnnImplMutex());
+  return RnnImplSetting();
 }
 
 std::string DnnlCpuIsa() {

@@ -242,3 +242,102 @@ def test_rnn_backward_against_reference_exactly():
         expected[name] = g
     check_symbolic_backward(sym, loc, [mx.nd.array(h, dtype="float64") for h in heads], expected,
                             rtol=1e-6, atol=1e-8, dtype=np.float64)
+
+
+# ---- the two CPU implementations ----------------------------------------------------------------
+# float32 runs through oneDNN's RNN primitives ("dnnl") or symnet's GEMMs and step kernels ("gemm");
+# both must give the same outputs, states and gradients. The GEMM path is the one checked against
+# NumPy and finite differences above; the oneDNN one is held to it here.
+
+
+@pytest.fixture
+def restore_rnn_impl():
+    before = mx._core.rnn_cpu_impl()
+    yield
+    mx._core.set_rnn_cpu_impl(before)
+
+
+def run_rnn(impl, sym, loc, grad_req="write", is_train=True, seed=7):
+    """Outputs (state outputs included) and gradients of every input in float32 under `impl`; with
+    grad_req='add' the gradients start from fixed random values."""
+    mx._core.set_rnn_cpu_impl(impl)
+    rng = np.random.RandomState(seed)
+    exe = sym.simple_bind(mx.cpu(), grad_req=grad_req, **{k: v.shape for k, v in loc.items()})
+    for k, v in loc.items():
+        exe.arg_dict[k][:] = v
+        exe.grad_dict[k][:] = rng.normal(size=v.shape)
+    outs = [o.asnumpy() for o in exe.forward(is_train=is_train)]
+    if not is_train:
+        return outs, {}
+    exe.backward([mx.nd.array(rng.normal(size=o.shape)) for o in outs])
+    return outs, {k: exe.grad_dict[k].asnumpy() for k in loc}
+
+
+@pytest.mark.parametrize("grad_req", ["write", "add"])
+@pytest.mark.parametrize("mode,layers,bidirectional,shape,h", RNN_CASES)
+def test_rnn_dnnl_matches_gemm(mode, layers, bidirectional, shape, h, grad_req, restore_rnn_impl):
+    """Training forward (outputs, final states) and every gradient, float32: the two paths differ
+    only by float32 rounding (observed below 3e-7), so rtol=atol=1e-5."""
+    sym, loc = rnn_case(mode, layers, bidirectional, shape, h)
+    ref_y, ref_g = run_rnn("gemm", sym, loc, grad_req)
+    y, g = run_rnn("dnnl", sym, loc, grad_req)
+    for a, b in zip(y, ref_y):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)
+    assert g.keys() == ref_g.keys()
+    for k in g:
+        np.testing.assert_allclose(g[k], ref_g[k], rtol=1e-5, atol=1e-5, err_msg=k)
+
+
+@pytest.mark.parametrize("mode,layers,bidirectional,shape,h", RNN_CASES)
+def test_rnn_dnnl_inference_matches_reference(mode, layers, bidirectional, shape, h, restore_rnn_impl):
+    """The inference forward (no workspace) against NumPy, state outputs on and off."""
+    for state_outputs in (True, False):
+        sym, loc = rnn_case(mode, layers, bidirectional, shape, h, state_outputs=state_outputs)
+        ref = ref_outputs(mode, layers, bidirectional, loc, state_outputs)
+        y, _ = run_rnn("dnnl", sym, loc, is_train=False)
+        for a, b in zip(y, ref):
+            np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)
+
+
+def test_rnn_dnnl_inference_with_a_large_state(restore_rnn_impl):
+    """At 256 units, weights in the format oneDNN picks for inference ('any') could not be reordered
+    into from MXNet's layout (the LM's evaluation failed): the inference primitive takes plain ldigo."""
+    sym, loc = rnn_case("lstm", 1, True, (2, 4, 16), 256)
+    ref, _ = run_rnn("gemm", sym, loc, is_train=False)
+    y, _ = run_rnn("dnnl", sym, loc, is_train=False)
+    for a, b in zip(y, ref):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)
+
+
+def test_rnn_dnnl_falls_back_where_it_cannot_run(restore_rnn_impl):
+    """Dropout between layers, float64 and empty sequences take the GEMM path under 'dnnl' too, and
+    give what they give under 'gemm'."""
+    sym, loc = rnn_case("lstm", 2, True, (3, 2, 3), 3, p=0.5)
+    results = []
+    for impl in ("gemm", "dnnl"):
+        mx.random.seed(11)
+        results.append(run_rnn(impl, sym, loc))
+    for a, b in zip(results[0][0], results[1][0]):
+        np.testing.assert_array_equal(a, b)
+    mx._core.set_rnn_cpu_impl("dnnl")
+    sym, loc = rnn_case("gru", 2, True, (3, 2, 3), 2)
+    check_symbolic_forward(sym, loc, ref_outputs("gru", 2, True, loc), rtol=1e-12, atol=1e-12,
+                           dtype=np.float64)
+    sym, loc = rnn_case("lstm", 2, False, (0, 2, 3), 2)
+    check_symbolic_forward(sym, loc, ref_outputs("lstm", 2, False, loc), dtype=np.float64)
+
+
+def test_rnn_impl_switch(restore_rnn_impl):
+    """The switch takes auto/dnnl/gemm, refuses other names, and starts from SYMNET_RNN_IMPL."""
+    import os
+    import subprocess
+    import sys
+    for impl in ("gemm", "dnnl", "auto"):
+        mx._core.set_rnn_cpu_impl(impl)
+        assert mx._core.rnn_cpu_impl() == impl
+    with pytest.raises(mx.MXNetError, match="auto, dnnl or gemm"):
+        mx._core.set_rnn_cpu_impl("cudnn")
+    env = dict(os.environ, SYMNET_RNN_IMPL="gemm")
+    out = subprocess.run([sys.executable, "-c", "import symnet; print(symnet._core.rnn_cpu_impl())"],
+                         env=env, capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "gemm"
