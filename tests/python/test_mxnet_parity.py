@@ -144,7 +144,8 @@ class _Float64Gradients:
         if self.grads is None:
             self._compute()
         exact = self.grads[arg] if idx is None else self.grads[arg].reshape(-1)[idx]
-        norm = float(np.linalg.norm(exact))
+        # an exactly-zero gradient is compared in absolute terms
+        norm = float(np.linalg.norm(exact)) or 1.0
         err_ours = float(np.linalg.norm(ours - exact)) / norm
         err_theirs = float(np.linalg.norm(theirs - exact)) / norm
         self.errors.append((arg, err_ours, err_theirs))
