@@ -16,6 +16,7 @@
 
 #include "../operator_common.h"
 #include "box_utils.h"
+#include "detection_sort.h"
 #include "src/device/kernel_launch.h"
 
 namespace symnet {
@@ -109,36 +110,6 @@ SYMNET_XINLINE A BoxIoUFormat(const A* a, const A* b, int format) {
   const A area_b = format == kBoxCenter ? (b[2] < A(0) || b[3] < A(0) ? A(0) : b[2] * b[3])
                                         : BoxArea(cb[0], cb[1], cb[2], cb[3]);
   return inter / (area_a + area_b - inter);
-}
-
-/*!
- * \brief Sorts idx[0, n) stably by key(idx) (descending unless `ascend`), with tmp[0, n) as the
- *  merge buffer: a bottom-up merge sort, O(n log n) on one thread of either device.
- */
-template <typename Key>
-SYMNET_XINLINE void StableSortIndex(int32_t* idx, int32_t* tmp, int64_t n, const Key& key,
-                                    bool ascend) {
-  int32_t* src = idx;
-  int32_t* dst = tmp;
-  for (int64_t w = 1; w < n; w *= 2) {
-    for (int64_t lo = 0; lo < n; lo += 2 * w) {
-      const int64_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-      int64_t i = lo, j = mid, k = lo;
-      while (i < mid && j < hi) {
-        const auto ki = key(src[i]), kj = key(src[j]);
-        // the right run goes first only when strictly before: equal keys keep their order
-        const bool right_first = ascend ? kj < ki : kj > ki;
-        dst[k++] = right_first ? src[j++] : src[i++];
-      }
-      while (i < mid) dst[k++] = src[i++];
-      while (j < hi) dst[k++] = src[j++];
-    }
-    int32_t* t = src;
-    src = dst;
-    dst = t;
-  }
-  if (src != idx)
-    for (int64_t i = 0; i < n; ++i) idx[i] = src[i];
 }
 
 // ---- box_iou ---------------------------------------------------------------------------------

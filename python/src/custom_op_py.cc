@@ -129,18 +129,19 @@ class PyCustomOpProp : public CustomOpProp {
     }
   }
 
-  /*! \brief The bridge's rule gets the arguments' entries (not the auxiliary states', as in
-   *  MXNet) and answers (arguments, outputs, aux states), or None when it cannot tell yet. */
+  /*! \brief The bridge's rule gets every input's entry (it hands the user's rule only the
+   *  arguments', as MXNet) and answers (arguments, outputs, aux states), or None when it cannot
+   *  tell yet. */
   template <typename T, typename ToPy, typename FromPy>
   bool Infer(const char* method, std::vector<T>* in, std::vector<T>* out, ToPy to_py,
              FromPy from_py) {
     py::gil_scoped_acquire gil;
-    const size_t na = in->size() - ListAuxiliaryStates().size();
-    py::list args;
-    for (size_t i = 0; i < na; ++i) args.append(to_py((*in)[i]));
-    py::object res = Call(method, args);
+    py::list inputs;
+    for (const T& v : *in) inputs.append(to_py(v));
+    py::object res = Call(method, inputs);
     if (res.is_none()) return false;
     auto parts = res.cast<py::tuple>();
+    const size_t na = in->size() - py::len(parts[2]);  // the aux states come last
     auto assign = [&](std::vector<T>* v, size_t begin, const py::handle& list, bool is_input) {
       size_t i = begin;
       for (const auto& item : list) {

@@ -2,7 +2,7 @@
 _random_* ops (a `shape` of samples, on `ctx`); NDArray parameters call the _sample_* ops (`shape`
 samples per parameter element, the output's shape being the parameters' shape followed by
 `shape`). Samples repeat after mx.random.seed(n), on the CPU and a GPU alike."""
-from .base import numeric_types
+from ._random_dispatch import dispatch
 from .context import current_context
 
 __all__ = ["uniform", "normal", "randn", "poisson", "exponential", "gamma", "shuffle", "randint"]
@@ -15,26 +15,11 @@ def _nd():
 
 def _call(random_op, sample_op, names, params, shape, dtype, ctx, out, kwargs):
     nd = _nd()
-    if isinstance(params[0], nd.NDArray):
-        for p in params[1:]:
-            if not isinstance(p, nd.NDArray):
-                raise TypeError("Distribution parameters must all have the same type, but got both "
-                                "%s and %s." % (type(params[0]), type(p)))
-        if sample_op is None:
-            raise TypeError("%s takes numbers as low and high, not NDArrays" % random_op)
-        return getattr(nd, sample_op)(*params, shape=shape, dtype=dtype, out=out, **kwargs)
-    if isinstance(params[0], numeric_types):
-        for p in params[1:]:
-            if not isinstance(p, numeric_types):
-                raise TypeError("Distribution parameters must all have the same type, but got both "
-                                "%s and %s." % (type(params[0]), type(p)))
-        if shape is None and out is None:
-            shape = 1  # a scalar parameter and no shape: one sample, as MXNet
-        kwargs.update(zip(names, params))
-        return getattr(nd, random_op)(shape=shape, dtype=dtype, ctx=str(ctx or current_context()),
-                                      out=out, **kwargs)
-    raise ValueError("Distribution parameters must be either NDArray or numbers, but got %s."
-                     % type(params[0]))
+    if shape is None and out is None and not isinstance(params[0], nd.NDArray):
+        shape = 1  # number parameters and no shape: one sample, as MXNet
+    return dispatch(nd, nd.NDArray, random_op, sample_op, names, params,
+                    dict(kwargs, shape=shape, dtype=dtype, ctx=str(ctx or current_context()), out=out),
+                    dict(kwargs, shape=shape, dtype=dtype, out=out))
 
 
 def uniform(low=0, high=1, shape=None, dtype=None, ctx=None, out=None, **kwargs):

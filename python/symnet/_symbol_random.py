@@ -1,7 +1,7 @@
 """mx.sym.random: MXNet 1.x's sampling functions for graphs. Scalar parameters make a _random_*
 node (no inputs); Symbol parameters a _sample_* node (`shape` samples per parameter element).
 A bound graph draws new samples at every forward."""
-from .base import numeric_types
+from ._random_dispatch import dispatch
 
 __all__ = ["uniform", "normal", "randn", "poisson", "exponential", "gamma", "shuffle", "randint"]
 
@@ -13,23 +13,8 @@ def _sym():
 
 def _call(random_op, sample_op, names, params, shape, dtype, kwargs):
     sym = _sym()
-    if isinstance(params[0], sym.Symbol):
-        for p in params[1:]:
-            if not isinstance(p, sym.Symbol):
-                raise TypeError("Distribution parameters must all have the same type, but got both "
-                                "%s and %s." % (type(params[0]), type(p)))
-        if sample_op is None:
-            raise TypeError("%s takes numbers as low and high, not Symbols" % random_op)
-        return getattr(sym, sample_op)(*params, shape=shape, dtype=dtype, **kwargs)
-    if isinstance(params[0], numeric_types):
-        for p in params[1:]:
-            if not isinstance(p, numeric_types):
-                raise TypeError("Distribution parameters must all have the same type, but got both "
-                                "%s and %s." % (type(params[0]), type(p)))
-        kwargs.update(zip(names, params))
-        return getattr(sym, random_op)(shape=shape, dtype=dtype, **kwargs)
-    raise ValueError("Distribution parameters must be either Symbol or numbers, but got %s."
-                     % type(params[0]))
+    return dispatch(sym, sym.Symbol, random_op, sample_op, names, params,
+                    dict(kwargs, shape=shape, dtype=dtype), dict(kwargs, shape=shape, dtype=dtype))
 
 
 def uniform(low=0, high=1, shape=None, dtype=None, **kwargs):

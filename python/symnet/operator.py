@@ -153,8 +153,10 @@ class _Bridge:
         return len(self.prop.list_arguments()), len(self.prop.list_outputs()), len(self.prop.list_auxiliary_states())
 
     def infer_shape(self, shapes):
-        """MXNet hands infer_shape lists of ints, [] for an unknown shape. While some argument is
-        unknown a failing rule means "not yet" (None); once all are known it is an error."""
+        """`shapes` holds the arguments' then the aux states'; MXNet hands infer_shape the
+        arguments' as lists of ints, [] for an unknown shape. While some argument is unknown a
+        failing rule means "not yet" (None); once all are known it is an error."""
+        shapes = shapes[:len(self.prop.list_arguments())]
         known = [_shape_known(s) for s in shapes]
         try:
             ret = self.prop.infer_shape([list(s) if k else [] for s, k in zip(shapes, known)])
@@ -176,6 +178,7 @@ class _Bridge:
         return tuple(out)
 
     def infer_type(self, types):
+        types = types[:len(self.prop.list_arguments())]  # the user's rule sees the arguments'
         known = [t is not None for t in types]
         in_type = [numpy_dtype(t).type if t not in (None, "bfloat16") else t for t in types]
         try:
