@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <typeinfo>
 #include <utility>
 #include <vector>
 
@@ -162,12 +163,15 @@ struct OpContext {
 
   /*!
    * \brief The call site's state of type S, created by `make()` on first use or when `valid`
-   *  says the cached one no longer fits (e.g. shapes changed in an imperative call).
+   *  says the cached one no longer fits (e.g. shapes changed in an imperative call). A slot that
+   *  holds another type (a kernel that put its own state there, then staged through float32) is
+   *  replaced, never reinterpreted.
    */
   template <typename S, typename Make, typename Valid>
   S& GetState(Make make, Valid valid) const {
     SYMNET_CHECK(state != nullptr) << "internal error: this op needs a state slot";
-    if (!*state || !valid(static_cast<S&>(**state))) state->reset(make());
+    if (!*state || typeid(**state) != typeid(S) || !valid(static_cast<S&>(**state)))
+      state->reset(make());
     return static_cast<S&>(**state);
   }
 };

@@ -58,30 +58,42 @@ bool UseDnnl(const LRNParam& p, const TBlob& x) {
   return dnnl_util::LRNSupported(x.shape_, x.dtype_, x.layout_, p.nsize);
 }
 
+// `staged` is the slot of the float32 fallback when oneDNN has only a reference kernel for this
+// 16-bit case: the staging state must not take this state's place in the call site's one slot.
 struct LRNForwardState : public OpState {
   std::unique_ptr<dnnl_util::DnnlLRNForward> lrn;
   StoragePtr scratch, workspace;
+  std::unique_ptr<OpState> staged;
 };
 struct LRNBackwardState : public OpState {
   std::unique_ptr<dnnl_util::DnnlLRNBackward> lrn;
+  std::unique_ptr<OpState> staged;
 };
 
 bool Is16Bit(DType t) { return t == DType::kFloat16 || t == DType::kBFloat16; }
 
 /*!
  * \brief The oneDNN wrapper for this call site (created on the first call and when the shape
- *  changes), or null when oneDNN has no optimized kernel for the case.
+ *  changes); its `usable()` is false when oneDNN has no optimized kernel for the case.
  */
 template <typename State, typename Make>
-auto* DnnlFor(const OpContext& ctx, const dnnl_util::LRNConfig& cfg, Make make) {
-  auto& st = ctx.GetState<State>(
+State& DnnlFor(const OpContext& ctx, const dnnl_util::LRNConfig& cfg, Make make) {
+  return ctx.GetState<State>(
       [&] {
         auto* s = new State();
         s->lrn = make();
         return s;
       },
       [&](const State& s) { return s.lrn->config() == cfg; });
-  return st.lrn->usable() ? &st : nullptr;
+}
+
+/*! \brief Runs `kernel` staged through float32, keeping the staging state inside `*slot`. */
+void StagedIn(std::unique_ptr<OpState>* slot, const FCompute& kernel, const NodeAttrs& attrs,
+              const OpContext& ctx, const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
+              const std::vector<TBlob>& out) {
+  OpContext sub = ctx;
+  sub.state = slot;
+  StagedF32Compute(kernel, attrs, sub, in, req, out);
 }
 
 void LRNForward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& in,
@@ -90,19 +102,21 @@ void LRNForward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<
   const TBlob& x = in[0];
   if (req[0] == kNullOp || x.Size() == 0) return;
   SYMNET_CHECK(!x.blocked() && !x.channels_last()) << "LRN takes NCHW data";
-  LRNForwardState* st = nullptr;
   if (UseDnnl(p, x)) {
     const auto cfg = MakeConfig(p, x);
-    st = DnnlFor<LRNForwardState>(ctx, cfg,
-                                  [&] { return std::make_unique<dnnl_util::DnnlLRNForward>(cfg); });
+    auto& st = DnnlFor<LRNForwardState>(
+        ctx, cfg, [&] { return std::make_unique<dnnl_util::DnnlLRNForward>(cfg); });
+    if (st.lrn->usable()) {
+      if (!st.workspace && st.lrn->workspace_bytes() > 0)
+        st.workspace = AllocStorage(st.lrn->workspace_bytes(), Device::CPU());
+      void* y = ScratchFor(&st.scratch, out[0], req[0]);
+      st.lrn->Run(x.dptr_, y, st.workspace ? st.workspace->ptr() : nullptr);
+      AddScratch(y, out[0], req[0]);
+      return;
+    }
+    if (Is16Bit(x.dtype_)) return StagedIn(&st.staged, LRNForward, attrs, ctx, in, req, out);
   }
-  if (st) {
-    if (!st->workspace && st->lrn->workspace_bytes() > 0)
-      st->workspace = AllocStorage(st->lrn->workspace_bytes(), Device::CPU());
-    void* y = ScratchFor(&st->scratch, out[0], req[0]);
-    st->lrn->Run(x.dptr_, y, st->workspace ? st->workspace->ptr() : nullptr);
-    AddScratch(y, out[0], req[0]);
-  } else if (Is16Bit(x.dtype_)) {
+  if (Is16Bit(x.dtype_)) {
     StagedF32Compute(LRNForward, attrs, ctx, in, req, out);
   } else {
     LRNForwardLoop<cpu>(p, x, req[0], out[0]);
@@ -116,15 +130,14 @@ void LRNBackward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector
   const TBlob &dy = in[0], &x = in[1];
   if (req[0] == kNullOp || x.Size() == 0) return;
   SYMNET_CHECK(!x.blocked() && !x.channels_last()) << "LRN takes NCHW data";
-  LRNBackwardState* st = nullptr;
   if (UseDnnl(p, x)) {
     const auto cfg = MakeConfig(p, x);
-    st = DnnlFor<LRNBackwardState>(
+    auto& st = DnnlFor<LRNBackwardState>(
         ctx, cfg, [&] { return std::make_unique<dnnl_util::DnnlLRNBackward>(cfg); });
+    if (st.lrn->usable()) return st.lrn->Run(dy.dptr_, x.dptr_, out[0].dptr_, req[0]);
+    if (Is16Bit(x.dtype_)) return StagedIn(&st.staged, LRNBackward, attrs, ctx, in, req, out);
   }
-  if (st) {
-    st->lrn->Run(dy.dptr_, x.dptr_, out[0].dptr_, req[0]);
-  } else if (Is16Bit(x.dtype_)) {
+  if (Is16Bit(x.dtype_)) {
     StagedF32Compute(LRNBackward, attrs, ctx, in, req, out);
   } else {
     LRNBackwardLoop<cpu>(p, dy, x, req[0], out[0]);
