@@ -105,8 +105,10 @@ const std::vector<std::string> kNeutralOps = {
     "reshape_like",
     // BatchNorm keeps float32 gamma/beta/statistics for 16-bit data (its type rule)
     "BatchNorm",
-    // explicit casts, AMP's own ops and the executor's layout copy
+    // explicit casts, AMP's own ops, the executor's layout copy and its bind-time fusion (made
+    // after AMP has decided the dtypes of the nodes it replaces)
     "Cast", "amp_cast", "amp_multicast", "all_finite", "multi_all_finite", "_convert_layout",
+    "_FusedConvBN",
     // optimizer updates run on the dtypes of the arrays they are given
     "sgd_update", "sgd_mom_update", "mp_sgd_update", "mp_sgd_mom_update", "nag_mom_update",
     "mp_nag_mom_update", "multi_sgd_update", "multi_sgd_mom_update", "multi_mp_sgd_update",

@@ -40,6 +40,13 @@ struct BindOptions {
    *  `workspace` attribute (ConvWorkspaceLimit). Default: SYMNET_CUDNN_WORKSPACE_MB, else 1024.
    */
   uint64_t workspace_mb = 1024;
+  /*!
+   * \brief Executors that compute no gradient (inference binds) on the CPU fold each
+   *  Convolution -> BatchNorm (-> ReLU) chain into one convolution (FuseConvBatchNorm); a forward
+   *  with is_train=True still means what the unfused graph means. Default: SYMNET_FUSE=0 turns
+   *  it off.
+   */
+  bool fuse = true;
 
   /*! \brief The defaults: the fields above from the environment (read once per process). */
   static const BindOptions& FromEnvironment();

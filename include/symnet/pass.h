@@ -63,6 +63,15 @@ std::vector<Layout> PlanLayout(const IndexedGraph& g, const std::vector<Shape>& 
                                LayoutTarget target = LayoutTarget::kCPU);
 
 /*!
+ * \brief For executors that compute no gradient: rewrites each Convolution -> BatchNorm (->
+ *  ReLU) chain whose intermediate results nothing else reads into one `_FusedConvBN` node, which
+ *  folds the BatchNorm into the convolution in inference. Channels-first convolutions and
+ *  BatchNorm over axis 1 only. The nodes must belong to the caller; `heads` are updated.
+ *  \return the number of chains fused.
+ */
+size_t FuseConvBatchNorm(std::vector<NodeEntry>* heads);
+
+/*!
  * \brief Rewrites the graph in place with `_convert_layout` copies where a channels-last region
  *  meets an op that reads or writes only the default layout (on either side of the region). The
  *  nodes must belong to the caller (the executor works on a copy of the user's graph).

@@ -4,6 +4,7 @@
  */
 #include "dnnl_convolution.h"
 
+#include <cmath>
 #include <mutex>
 
 namespace symnet {
@@ -132,6 +133,69 @@ void DnnlConvForward::Run(const void* x, const void* w, const void* b, void* y, 
     args[DNNL_ARG_BIAS] = bias_;
   }
   prim_.execute(Stream(), args);
+  dst_.Commit(y, req);
+  Stream().wait();
+}
+
+DnnlFusedConvForward::DnnlFusedConvForward(const ConvConfig& cfg, bool relu)
+    : cfg_(cfg), relu_(relu) {
+  SYMNET_CHECK(!cfg.training) << "a convolution with BatchNorm folded in only runs inference";
+  const ConvDescs d = MakeDescs(cfg);
+  const ops::ConvGeometry& g = cfg.geo;
+  const md bias({g.o}, dnnl::memory::data_type::f32, tag::x);  // folded: float32 whatever the data
+  dnnl::primitive_attr attr;
+  if (relu) {
+    dnnl::post_ops ops;
+    ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
+    attr.set_post_ops(ops);
+  }
+  pd_ = Noted(
+      "convolution forward (BatchNorm folded)",
+      dnnl::convolution_forward::primitive_desc(
+          dnnl::convolution_forward::desc(
+              dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, d.src_any,
+              d.weights_any, bias, d.dst_any, d.strides, d.dilates, d.pad_l, d.pad_r),
+          attr, Engine()));
+  prim_ = dnnl::convolution_forward(pd_);
+  src_.Init(d.src, pd_.src_desc(), false);
+  dst_.Init(d.dst, pd_.dst_desc(), true);
+  // per output channel: dim 0 of (O, I, ...) weights, dims 0 and 1 of grouped (G, O/G, I/G, ...)
+  dnnl::primitive_attr scale_attr;
+  scale_attr.set_output_scales(g.groups > 1 ? 3 : 1, {DNNL_RUNTIME_F32_VAL});
+  const md scales({g.o}, dnnl::memory::data_type::f32, tag::x);
+  scale_weights_ =
+      dnnl::reorder(Noted("reorder (BatchNorm scale into weights)",
+                          dnnl::reorder::primitive_desc(Engine(), d.weights, Engine(),
+                                                        pd_.weights_desc(), scale_attr)));
+  weights_buf_ = AllocStorage(pd_.weights_desc().get_size(), Device::CPU());
+  weights_ = dnnl::memory(pd_.weights_desc(), Engine(), weights_buf_->ptr());
+  user_weights_ = dnnl::memory(d.weights, Engine(), DNNL_MEMORY_NONE);
+  scale_.resize(g.o);
+  shift_.resize(g.o);
+  if (cfg.bias) conv_bias_.resize(g.o);
+  scales_ = dnnl::memory(scales, Engine(), scale_.data());
+  bias_ = dnnl::memory(bias, Engine(), shift_.data());
+}
+
+void DnnlFusedConvForward::Run(const void* x, const void* w, const void* b, const float* gamma,
+                               const float* beta, const float* mean, const float* var, float eps,
+                               bool fix_gamma, void* y, OpReqType req) {
+  if (req == kNullOp) return;
+  if (cfg_.bias)
+    ConvertElements(b, cfg_.dtype, conv_bias_.data(), DType::kFloat32, conv_bias_.size());
+  for (size_t o = 0; o < scale_.size(); ++o) {
+    const float s = (fix_gamma ? 1.0f : gamma[o]) / std::sqrt(var[o] + eps);
+    scale_[o] = s;
+    shift_[o] = beta[o] + ((cfg_.bias ? conv_bias_[o] : 0.0f) - mean[o]) * s;
+  }
+  user_weights_.set_data_handle(const_cast<void*>(w));
+  scale_weights_.execute(Stream(), {{DNNL_ARG_FROM, user_weights_},
+                                    {DNNL_ARG_TO, weights_},
+                                    {DNNL_ARG_ATTR_OUTPUT_SCALES, scales_}});
+  prim_.execute(Stream(), {{DNNL_ARG_SRC, src_.Input(x)},
+                           {DNNL_ARG_WEIGHTS, weights_},
+                           {DNNL_ARG_BIAS, bias_},
+                           {DNNL_ARG_DST, dst_.Output(y, req)}});
   dst_.Commit(y, req);
   Stream().wait();
 }

@@ -50,6 +50,36 @@ class DnnlConvForward {
 };
 
 /*!
+ * \brief Inference convolution with a BatchNorm folded in and an optional ReLU post-op:
+ *  y = relu(conv(x, w * s) + (b - mean) * s + beta), s = gamma / sqrt(var + eps) per output
+ *  channel. The scaling rides on the weight reorder into the primitive's format (runtime output
+ *  scales), which an unfused convolution pays on every call anyway, so folding costs nothing.
+ */
+class DnnlFusedConvForward {
+ public:
+  DnnlFusedConvForward(const ConvConfig& cfg, bool relu);
+  /*!
+   * \param b the convolution's own bias (cfg.bias; the conv dtype) or null
+   * \param gamma, beta, mean, var BatchNorm's float32 parameters and moving statistics
+   */
+  void Run(const void* x, const void* w, const void* b, const float* gamma, const float* beta,
+           const float* mean, const float* var, float eps, bool fix_gamma, void* y, OpReqType req);
+  const ConvConfig& config() const { return cfg_; }
+  bool relu() const { return relu_; }
+
+ private:
+  ConvConfig cfg_;
+  bool relu_;
+  dnnl::convolution_forward::primitive_desc pd_;
+  dnnl::convolution_forward prim_;
+  dnnl::reorder scale_weights_;
+  dnnl::memory user_weights_, weights_, scales_, bias_;
+  DnnlOperand src_, dst_;
+  StoragePtr weights_buf_;
+  std::vector<float> scale_, shift_, conv_bias_;
+};
+
+/*!
  * \brief dx, dw, db from dy, x, w; the bias gradient in the weight dtype. Each half (data,
  *  weights) is prepared on its first request, so a caller that wants only dx (Deconvolution's
  *  forward) never makes the weights primitive, and x, dw, db may then be null.

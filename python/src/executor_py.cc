@@ -22,9 +22,11 @@ BindOptions OptionsFromPy(const py::object& obj) {
       SYMNET_CHECK(mb >= 0) << "bind option workspace_mb=" << mb
                             << ": expected a size in MiB, >= 0";
       o.workspace_mb = static_cast<uint64_t>(mb);
+    } else if (key == "fuse") {
+      o.fuse = v.cast<bool>();
     } else {
       SYMNET_THROW << "unknown bind option '" << key
-                   << "'; expected layout, cuda_graphs or workspace_mb";
+                   << "'; expected layout, cuda_graphs, workspace_mb or fuse";
     }
   }
   o.Validate();
@@ -36,6 +38,7 @@ py::dict OptionsToPy(const BindOptions& o) {
   d["layout"] = o.layout;
   d["cuda_graphs"] = o.cuda_graphs;
   d["workspace_mb"] = o.workspace_mb;
+  d["fuse"] = o.fuse;
   return d;
 }
 

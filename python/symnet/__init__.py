@@ -34,8 +34,8 @@ from . import test_utils
 
 def default_bind_options():
     """The bind options used where a bind gives none: layout ('auto' | 'NHWC' | 'off'),
-    cuda_graphs, workspace_mb; from SYMNET_LAYOUT (or SYMNET_CHANNELS_LAST=0), SYMNET_CUDA_GRAPHS
-    and SYMNET_CUDNN_WORKSPACE_MB, read once."""
+    cuda_graphs, workspace_mb, fuse; from SYMNET_LAYOUT (or SYMNET_CHANNELS_LAST=0),
+    SYMNET_CUDA_GRAPHS, SYMNET_CUDNN_WORKSPACE_MB and SYMNET_FUSE, read once."""
     return _core.default_bind_options()
 
 __version__ = "0.1.0"

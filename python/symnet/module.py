@@ -134,7 +134,7 @@ class Module:
     def bind(self, data_shapes, label_shapes=None, for_training=True, inputs_need_grad=False,
              force_rebind=False, shared_module=None, grad_req="write", bind_options=None):
         """MXNet's Module.bind; bind_options (symnet's) is passed to every device's simple_bind
-        as its options (layout, cuda_graphs, workspace_mb)."""
+        as its options (layout, cuda_graphs, workspace_mb, fuse)."""
         if self.binded and not force_rebind:
             self.logger.warning("Already bound, ignoring bind()")
             return

@@ -151,7 +151,8 @@ class Symbol:
         """Infers all shapes from the given input shapes, allocates arrays and binds.
 
         options: a dict of bind options overriding the defaults (mx.default_bind_options()):
-        layout ('auto' | 'NHWC' | 'off'), cuda_graphs (bool), workspace_mb (int)."""
+        layout ('auto' | 'NHWC' | 'off'), cuda_graphs (bool), workspace_mb (int), fuse (bool:
+        binds without gradients fold BatchNorm into convolutions)."""
         from .executor import Executor
         from . import amp
         ctx = ctx or current_context()

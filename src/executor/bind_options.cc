@@ -26,6 +26,7 @@ const BindOptions& BindOptions::FromEnvironment() {
       o.layout = std::string(c) == "0" ? "off" : "auto";  // the older switch
     }
     if (const char* v = Env("SYMNET_CUDA_GRAPHS")) o.cuda_graphs = std::string(v) == "1";
+    if (const char* v = Env("SYMNET_FUSE")) o.fuse = std::string(v) != "0";
     if (const char* v = Env("SYMNET_CUDNN_WORKSPACE_MB")) {
       char* end = nullptr;
       const unsigned long long mb = std::strtoull(v, &end, 10);

@@ -1,4 +1,5 @@
 /*! \brief Bind (passes + memory plan + pre-resolved op calls), Forward and Backward. */
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -238,8 +239,11 @@ std::unique_ptr<Executor> Executor::Bind(const Symbol& symbol, Device dev,
 
   // 1. the whole graph: forward heads, then gradients of the arguments that need them. The
   //    executor works on its own copy of the graph because the layout plan rewrites it.
-  const Symbol gsym = symbol.Copy();
+  Symbol gsym = symbol.Copy();
   const std::vector<NodePtr> g_args = gsym.ArgumentNodes(), g_aux = gsym.AuxiliaryNodes();
+  const bool any_grad = std::any_of(grad_reqs.begin(), grad_reqs.end(),
+                                    [](GradReq r) { return r != GradReq::kNull; });
+  if (!any_grad && options.fuse && dev.type == Device::kCPU) FuseConvBatchNorm(&gsym.outputs);
   std::vector<NodeEntry> heads = gsym.outputs;
   const size_t num_outputs = heads.size();
   std::vector<NodePtr> xs;

@@ -36,7 +36,7 @@ bool LevelReached(std::string* why) {
 }
 
 /*! \brief The primitives created by binding ResNet-50 and running one step (or inference). */
-std::vector<std::string> ResNet50Primitives(bool amp_bf16, bool train) {
+std::vector<std::string> ResNet50Primitives(bool amp_bf16, bool train, bool fuse) {
   models::ResNetOptions opt;  // ResNet-50 v1.5, 224x224: the 7x7 stem and max pooling
   Symbol net = models::ResNet(opt);
   if (amp_bf16) {
@@ -45,11 +45,13 @@ std::vector<std::string> ResNet50Primitives(bool amp_bf16, bool train) {
     net = amp::ReducePrecision(net, a);
   }
   ClearDnnlPrimitivesCreated();
+  BindOptions options = BindOptions::FromEnvironment();
+  options.fuse = fuse;  // inference binds fold BatchNorm into the convolutions unless told not to
   // as in training: gradients for the parameters, none for the data and labels
   auto exe = Executor::SimpleBind(net, Device::CPU(),
                                   {{"data", Shape{2, 3, 224, 224}}, {"softmax_label", Shape{2}}},
                                   {}, {{"data", GradReq::kNull}, {"softmax_label", GradReq::kNull}},
-                                  train ? GradReq::kWrite : GradReq::kNull);
+                                  train ? GradReq::kWrite : GradReq::kNull, options);
   exe->Forward(train);
   if (train) exe->Backward();
   return DnnlPrimitivesCreated();
@@ -61,16 +63,22 @@ std::string Join(const std::vector<std::string>& v) {
   return s;
 }
 
-void ExpectNoReference(bool amp_bf16, bool train) {
-  const std::vector<std::string> prims = ResNet50Primitives(amp_bf16, train);
+void ExpectNoReference(bool amp_bf16, bool train, bool fuse = false) {
+  const std::vector<std::string> prims = ResNet50Primitives(amp_bf16, train, fuse);
   const std::string all = Join(prims);
   ASSERT_FALSE(prims.empty()) << "no oneDNN primitive was recorded: the check would prove nothing";
   auto has = [&](const std::string& kind) {
     return std::any_of(prims.begin(), prims.end(),
                        [&](const std::string& p) { return p.rfind(kind + ":", 0) == 0; });
   };
-  EXPECT_TRUE(has("convolution forward")) << all;
-  EXPECT_TRUE(has("batch normalization forward")) << all;
+  if (fuse) {  // every BatchNorm of ResNet-50 follows a convolution
+    EXPECT_TRUE(has("convolution forward (BatchNorm folded)")) << all;
+    EXPECT_TRUE(has("reorder (BatchNorm scale into weights)")) << all;
+    EXPECT_FALSE(has("batch normalization forward")) << all;
+  } else {
+    EXPECT_TRUE(has("convolution forward")) << all;
+    EXPECT_TRUE(has("batch normalization forward")) << all;
+  }
   EXPECT_TRUE(has("matmul")) << all;
   if (train) {
     EXPECT_TRUE(has("convolution backward data")) << all;
@@ -81,9 +89,9 @@ void ExpectNoReference(bool amp_bf16, bool train) {
     EXPECT_EQ(p.find("ref"), std::string::npos)
         << "reference kernel at ISA " << DnnlCpuIsa() << ": " << p << "\nall primitives:\n"
         << all;
-  std::printf("ISA %s, %s %s: %zu primitives\n%s", DnnlCpuIsa().c_str(),
-              amp_bf16 ? "AMP bfloat16" : "float32", train ? "training" : "inference", prims.size(),
-              all.c_str());
+  std::printf("ISA %s, %s %s%s: %zu primitives\n%s", DnnlCpuIsa().c_str(),
+              amp_bf16 ? "AMP bfloat16" : "float32", train ? "training" : "inference",
+              fuse ? " (BatchNorm folded)" : "", prims.size(), all.c_str());
 }
 
 /*!
@@ -145,7 +153,8 @@ TEST(DnnlNoReference, ResNet50Float32Training) {
 TEST(DnnlNoReference, ResNet50Float32Inference) {
   std::string why;
   if (!LevelReached(&why)) GTEST_SKIP() << why;
-  ExpectNoReference(false, false);
+  ExpectNoReference(false, false, false);
+  ExpectNoReference(false, false, true);
 }
 
 TEST(DnnlNoReference, ResNet50AmpBFloat16Training) {
@@ -161,7 +170,8 @@ TEST(DnnlNoReference, ResNet50AmpBFloat16Inference) {
   if (!LevelReached(&why)) GTEST_SKIP() << why;
   if (!DnnlNativeBF16())
     GTEST_SKIP() << "CPU lacks AVX512_CORE_BF16 (no native bfloat16 at ISA " << DnnlCpuIsa() << ")";
-  ExpectNoReference(true, false);
+  ExpectNoReference(true, false, false);
+  ExpectNoReference(true, false, true);
 }
 
 }  // namespace
