@@ -64,9 +64,10 @@ std::vector<Layout> PlanLayout(const IndexedGraph& g, const std::vector<Shape>& 
 
 /*!
  * \brief For executors that compute no gradient: rewrites each Convolution -> BatchNorm (->
- *  ReLU) chain whose intermediate results nothing else reads into one `_FusedConvBN` node, which
- *  folds the BatchNorm into the convolution in inference. Channels-first convolutions and
- *  BatchNorm over axis 1 only. The nodes must belong to the caller; `heads` are updated.
+ *  elemwise_add with a residual) (-> ReLU) chain whose intermediate results nothing else reads
+ *  into one `_FusedConvBN` node, which folds the BatchNorm into the convolution in inference.
+ *  Channels-first convolutions and BatchNorm over axis 1 only. The nodes must belong to the
+ *  caller; `heads` are updated.
  *  \return the number of chains fused.
  */
 size_t FuseConvBatchNorm(std::vector<NodeEntry>* heads);

@@ -137,25 +137,37 @@ void DnnlConvForward::Run(const void* x, const void* w, const void* b, void* y, 
   Stream().wait();
 }
 
-DnnlFusedConvForward::DnnlFusedConvForward(const ConvConfig& cfg, bool relu)
-    : cfg_(cfg), relu_(relu) {
+dnnl::convolution_forward::primitive_desc DnnlFusedConvForward::MakePD() const {
+  const ConvDescs d = MakeDescs(cfg_);
+  const ops::ConvGeometry& g = cfg_.geo;
+  const md bias({g.o}, dnnl::memory::data_type::f32, tag::x);  // folded: float32 whatever the data
+  dnnl::primitive_attr attr;
+  if (relu_ || sum_) {
+    dnnl::post_ops ops;
+    if (sum_) ops.append_sum(1.0f);
+    if (relu_) ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
+    attr.set_post_ops(ops);
+  }
+  return dnnl::convolution_forward::primitive_desc(
+      dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                      dnnl::algorithm::convolution_direct, d.src_any, d.weights_any,
+                                      bias, d.dst_any, d.strides, d.dilates, d.pad_l, d.pad_r),
+      attr, Engine());
+}
+
+DnnlFusedConvForward::DnnlFusedConvForward(const ConvConfig& cfg, bool relu, bool sum)
+    : cfg_(cfg), relu_(relu), sum_(sum) {
   SYMNET_CHECK(!cfg.training) << "a convolution with BatchNorm folded in only runs inference";
   const ConvDescs d = MakeDescs(cfg);
   const ops::ConvGeometry& g = cfg.geo;
-  const md bias({g.o}, dnnl::memory::data_type::f32, tag::x);  // folded: float32 whatever the data
-  dnnl::primitive_attr attr;
-  if (relu) {
-    dnnl::post_ops ops;
-    ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
-    attr.set_post_ops(ops);
-  }
-  pd_ = Noted(
-      "convolution forward (BatchNorm folded)",
-      dnnl::convolution_forward::primitive_desc(
-          dnnl::convolution_forward::desc(
-              dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, d.src_any,
-              d.weights_any, bias, d.dst_any, d.strides, d.dilates, d.pad_l, d.pad_r),
-          attr, Engine()));
+  const md bias({g.o}, dnnl::memory::data_type::f32, tag::x);
+  pd_ = MakePD();
+  // the sum post-op adds what the primitive's destination holds, which is the caller's buffer
+  // only when the primitive writes the caller's format; otherwise the caller runs the chain
+  // unfused (usable() is false) rather than pay a reorder of the residual
+  usable_ = !sum || pd_.dst_desc() == d.dst;
+  if (!usable_) return;
+  Noted("convolution forward (BatchNorm folded)", pd_);
   prim_ = dnnl::convolution_forward(pd_);
   src_.Init(d.src, pd_.src_desc(), false);
   dst_.Init(d.dst, pd_.dst_desc(), true);
@@ -192,11 +204,13 @@ void DnnlFusedConvForward::Run(const void* x, const void* w, const void* b, cons
   scale_weights_.execute(Stream(), {{DNNL_ARG_FROM, user_weights_},
                                     {DNNL_ARG_TO, weights_},
                                     {DNNL_ARG_ATTR_OUTPUT_SCALES, scales_}});
+  // a sum post-op reads y, so y is written in place
+  const OpReqType r = sum_ ? kWriteInplace : req;
   prim_.execute(Stream(), {{DNNL_ARG_SRC, src_.Input(x)},
                            {DNNL_ARG_WEIGHTS, weights_},
                            {DNNL_ARG_BIAS, bias_},
-                           {DNNL_ARG_DST, dst_.Output(y, req)}});
-  dst_.Commit(y, req);
+                           {DNNL_ARG_DST, dst_.Output(y, r)}});
+  dst_.Commit(y, r);
   Stream().wait();
 }
 

@@ -50,14 +50,16 @@ class DnnlConvForward {
 };
 
 /*!
- * \brief Inference convolution with a BatchNorm folded in and an optional ReLU post-op:
- *  y = relu(conv(x, w * s) + (b - mean) * s + beta), s = gamma / sqrt(var + eps) per output
- *  channel. The scaling rides on the weight reorder into the primitive's format (runtime output
- *  scales), which an unfused convolution pays on every call anyway, so folding costs nothing.
+ * \brief Inference convolution with a BatchNorm folded in, an optional residual sum and an
+ *  optional ReLU: y = relu(conv(x, w * s) + (b - mean) * s + beta [+ y]), s = gamma /
+ *  sqrt(var + eps) per output channel. The scaling rides on the weight reorder into the
+ *  primitive's format (runtime output scales), which an unfused convolution pays on every call
+ *  anyway, so folding costs nothing; the sum and the ReLU are post-ops.
  */
 class DnnlFusedConvForward {
  public:
-  DnnlFusedConvForward(const ConvConfig& cfg, bool relu);
+  /*! \param sum y holds the residual when Run is called and the result is added to it */
+  DnnlFusedConvForward(const ConvConfig& cfg, bool relu, bool sum);
   /*!
    * \param b the convolution's own bias (cfg.bias; the conv dtype) or null
    * \param gamma, beta, mean, var BatchNorm's float32 parameters and moving statistics
@@ -66,10 +68,16 @@ class DnnlFusedConvForward {
            const float* mean, const float* var, float eps, bool fix_gamma, void* y, OpReqType req);
   const ConvConfig& config() const { return cfg_; }
   bool relu() const { return relu_; }
+  bool sum() const { return sum_; }
+  /*! \brief False when the sum post-op cannot write the caller's format (run the chain unfused). */
+  bool usable() const { return usable_; }
 
  private:
+  dnnl::convolution_forward::primitive_desc MakePD() const;
+
   ConvConfig cfg_;
-  bool relu_;
+  bool relu_, sum_;
+  bool usable_ = true;
   dnnl::convolution_forward::primitive_desc pd_;
   dnnl::convolution_forward prim_;
   dnnl::reorder scale_weights_;

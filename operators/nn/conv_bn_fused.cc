@@ -1,16 +1,19 @@
 /*!
- * \brief _FusedConvBN: Convolution -> BatchNorm (-> ReLU) as one node, made by the bind-time
- *  pass FuseConvBatchNorm for executors that compute no gradient. In inference it runs one
- *  oneDNN convolution with the BatchNorm folded into its weights and bias and the ReLU as a
- *  post-op (no BatchNorm or ReLU pass over the activations). A forward with is_train=True (batch
- *  statistics, moving averages updated) and data oneDNN does not run natively go through the
- *  three original kernels in turn, so the node means exactly what the nodes it replaced meant.
+ * \brief _FusedConvBN: Convolution -> BatchNorm (-> + residual) (-> ReLU) as one node, made by
+ *  the bind-time pass FuseConvBatchNorm for executors that compute no gradient. In inference it
+ *  runs one oneDNN convolution with the BatchNorm folded into its weights and bias and the
+ *  residual sum and ReLU as post-ops (no BatchNorm, add or ReLU pass over the activations). A
+ * forward with is_train=True (batch statistics, moving averages updated) and data oneDNN does not
+ * run natively go through the three original kernels in turn, so the node means exactly what the
+ * nodes it replaced meant.
  *
  *  Inputs: the convolution's (data, weight[, bias]), then BatchNorm's (gamma, beta, moving_mean,
- *  moving_var). Attributes: the convolution's by their names, BatchNorm's prefixed "bn_", and
- *  with_relu.
+ *  moving_var), then with_sum the residual (its buffer may be the output's). Attributes: the
+ *  convolution's by their names, BatchNorm's prefixed "bn_", with_sum and with_relu.
  */
 #include "conv_bn_fused.h"
+
+#include <cstring>
 
 #include "../dnnl/dnnl_convolution.h"
 #include "batch_norm.h"
@@ -25,8 +28,9 @@ constexpr char kBNPrefix[] = "bn_";
 
 /*! \brief The absorbed nodes' attributes, each parsed by its own op. */
 struct FusedConvBNParam {
-  NodeAttrs conv, bn, relu;
+  NodeAttrs conv, bn, add, relu;
   bool with_relu = false;
+  bool with_sum = false;  // a last input, the residual, added before the ReLU
 };
 
 NodeAttrs SubAttrs(const char* op, const std::string& name, std::map<std::string, std::string> d) {
@@ -43,8 +47,11 @@ void ParseFused(NodeAttrs* attrs) {
   FusedConvBNParam p;
   const size_t np = sizeof(kBNPrefix) - 1;
   for (const auto& kv : attrs->dict) {
+    const bool on = kv.second == "1" || kv.second == "True" || kv.second == "true";
     if (kv.first == "with_relu")
-      p.with_relu = kv.second == "1" || kv.second == "True" || kv.second == "true";
+      p.with_relu = on;
+    else if (kv.first == "with_sum")
+      p.with_sum = on;
     else if (kv.first.compare(0, np, kBNPrefix) == 0)
       bn[kv.first.substr(np)] = kv.second;
     else
@@ -53,6 +60,7 @@ void ParseFused(NodeAttrs* attrs) {
   p.conv = SubAttrs("Convolution", attrs->name, conv);
   p.bn = SubAttrs("BatchNorm", attrs->name, bn);
   p.relu = SubAttrs("Activation", attrs->name, {{"act_type", "relu"}});
+  p.add = SubAttrs("elemwise_add", attrs->name, {});
   SYMNET_CHECK(!IsChannelsLast(Param<ConvolutionParam>(p.conv).layout) &&
                Param<BatchNormParam>(p.bn).axis == 1)
       << "_FusedConvBN (node '" << attrs->name << "') takes channels-first convolutions only";
@@ -63,6 +71,7 @@ const FusedConvBNParam& FP(const NodeAttrs& a) { return Param<FusedConvBNParam>(
 size_t NumConvInputs(const NodeAttrs& a) {
   return Param<ConvolutionParam>(FP(a).conv).no_bias ? 2 : 3;
 }
+size_t NumInputs(const NodeAttrs& a) { return NumConvInputs(a) + 4 + (FP(a).with_sum ? 1 : 0); }
 
 /*!
  * \brief Runs the sub-ops' inference rules `key` on the slices [0, nc) and (conv out, nc...);
@@ -79,20 +88,24 @@ bool InferBoth(const NodeAttrs& attrs, const char* key, const T& unknown, std::v
   std::copy(cin.begin(), cin.end(), in->begin());
   if (!conv_done) return false;
   std::vector<T> bin{cout[0]}, bout{(*out)[0], unknown, unknown};
-  bin.insert(bin.end(), in->begin() + nc, in->end());
+  bin.insert(bin.end(), in->begin() + nc, in->begin() + nc + 4);
   const bool bn_done = (*p.bn.op->attr<F>(key))(p.bn, &bin, &bout);
   std::copy(bin.begin() + 1, bin.end(), in->begin() + nc);
   (*out)[0] = bout[0];
-  return bn_done;
+  if (!p.with_sum) return bn_done;
+  std::vector<T> ain{bout[0], in->back()}, aout{bout[0]};  // the residual: the output's twin
+  const bool add_done = (*p.add.op->attr<F>(key))(p.add, &ain, &aout);
+  in->back() = ain[1];
+  return bn_done && add_done;
 }
 
 struct FusedConvBNState : public OpState {
   std::unique_ptr<dnnl_util::DnnlFusedConvForward> fused;
   // the unfused route: each kernel's own state slot, the convolution's output, BatchNorm's
   // batch mean and variance
-  std::unique_ptr<OpState> conv_slot, bn_slot, relu_slot;
-  StoragePtr conv_out, stats;
-  size_t conv_out_bytes = 0, stats_bytes = 0;
+  std::unique_ptr<OpState> conv_slot, bn_slot, add_slot, relu_slot;
+  StoragePtr conv_out, bn_out, stats;
+  size_t conv_out_bytes = 0, bn_out_bytes = 0, stats_bytes = 0;
 };
 
 /*! \brief The three kernels in turn (training forward, float64, staged 16-bit, GPU, ...). */
@@ -117,11 +130,21 @@ void RunUnfused(FusedConvBNState* st, const FusedConvBNParam& p, const OpContext
   const size_t stat_bytes = static_cast<size_t>(c) * DTypeSize(in[nc].dtype_);
   char* stats = static_cast<char*>(grow(&st->stats, &st->stats_bytes, 2 * stat_bytes));
   std::vector<TBlob> bn_in{conv_y};
-  bn_in.insert(bn_in.end(), in.begin() + nc, in.end());
+  bn_in.insert(bn_in.end(), in.begin() + nc, in.begin() + nc + 4);
+  // with a residual BatchNorm writes aside: y may share its buffer with the residual
+  TBlob bn_y = y;
+  if (p.with_sum) bn_y.dptr_ = grow(&st->bn_out, &st->bn_out_bytes, y.Bytes());
   const TBlob mean(stats, Shape{c}, in[nc].dtype_),
       var(stats + stat_bytes, Shape{c}, in[nc].dtype_);
   sub.state = &st->bn_slot;
-  (*p.bn.op->attr<FCompute>(key))(p.bn, sub, bn_in, {req, kWriteTo, kWriteTo}, {y, mean, var});
+  (*p.bn.op->attr<FCompute>(key))(
+      p.bn, sub, bn_in, {p.with_sum ? kWriteTo : req, kWriteTo, kWriteTo}, {bn_y, mean, var});
+  if (p.with_sum) {
+    const TBlob& residual = in.back();
+    sub.state = &st->add_slot;
+    (*p.add.op->attr<FCompute>(key))(p.add, sub, {bn_y, residual},
+                                     {residual.dptr_ == y.dptr_ ? kWriteInplace : req}, {y});
+  }
   if (!p.with_relu) return;
   sub.state = &st->relu_slot;
   (*p.relu.op->attr<FCompute>(key))(p.relu, sub, {y}, {kWriteInplace}, {y});
@@ -138,7 +161,7 @@ void FusedConvBNForward(const NodeAttrs& attrs, const OpContext& ctx, const std:
                                             [](const FusedConvBNState&) { return true; });
   const DType t = in[0].dtype_;
   bool fold = !ctx.is_train && ctx.dev.type == Device::kCPU && ConvUsesDnnl(t) && in[1].dtype_ == t;
-  for (size_t i = nc; i < in.size(); ++i) fold = fold && in[i].dtype_ == DType::kFloat32;
+  for (size_t i = nc; i < nc + 4; ++i) fold = fold && in[i].dtype_ == DType::kFloat32;
   if (!fold) return RunUnfused(&st, p, ctx, in, nc, req[0], out[0]);
   const ConvolutionParam& cp = Param<ConvolutionParam>(p.conv);
   const BatchNormParam& bp = Param<BatchNormParam>(p.bn);
@@ -151,7 +174,15 @@ void FusedConvBNForward(const NodeAttrs& attrs, const OpContext& ctx, const std:
   cfg.bias = !cp.no_bias;
   cfg.training = false;
   if (!st.fused || !(st.fused->config() == cfg))
-    st.fused = std::make_unique<dnnl_util::DnnlFusedConvForward>(cfg, p.with_relu);
+    st.fused = std::make_unique<dnnl_util::DnnlFusedConvForward>(cfg, p.with_relu, p.with_sum);
+  if (!st.fused->usable()) return RunUnfused(&st, p, ctx, in, nc, req[0], out[0]);
+  if (p.with_sum) {  // the sum post-op adds what y holds: the residual (unless y is its buffer)
+    const TBlob& residual = in.back();
+    SYMNET_CHECK(residual.layout_ == out[0].layout_ && residual.dtype_ == out[0].dtype_)
+        << "_FusedConvBN (node '" << attrs.name << "'): the residual's layout and dtype must be "
+        << "the output's";
+    if (residual.dptr_ != out[0].dptr_) std::memcpy(out[0].dptr_, residual.dptr_, out[0].Bytes());
+  }
   st.fused->Run(in[0].dptr_, in[1].dptr_, cp.no_bias ? nullptr : in[2].dptr_, in[nc].dptr<float>(),
                 in[nc + 1].dptr<float>(), in[nc + 2].dptr<float>(), in[nc + 3].dptr<float>(),
                 bp.eps, bp.fix_gamma, out[0].dptr_, req[0]);
@@ -169,7 +200,7 @@ SYMNET_REGISTER_OP(_FusedConvBN)
         "Internal: Convolution, BatchNorm and an optional ReLU as one node, made at bind time "
         "for executors that compute no gradient (BindOptions::fuse); BatchNorm is folded into "
         "the convolution in inference.")
-    .set_num_inputs([](const NodeAttrs& a) -> uint32_t { return NumConvInputs(a) + 4; })
+    .set_num_inputs([](const NodeAttrs& a) -> uint32_t { return NumInputs(a); })
     .set_attr_parser(ParseFused)
     .set_attr<TAcceptAnyParams>("TAcceptAnyParams", true)
     .set_attr<FListInputNames>(
@@ -193,14 +224,24 @@ SYMNET_REGISTER_OP(_FusedConvBN)
                           [](const NodeAttrs& a, std::vector<DType>* in, std::vector<DType>* out) {
                             return InferBoth<DType>(a, "FInferType", DType::kUnknown, in, out);
                           })
-    // as Convolution: data and output each in the layout oneDNN's convolution picks for them
+    // as Convolution: data and output each in the layout oneDNN's convolution picks for them;
+    // the residual in the output's
     .set_attr<FLayoutSlots>("FLayoutSlots",
-                            [](const NodeAttrs&) {
+                            [](const NodeAttrs& a) {
                               LayoutSlots s;
                               s.groups = {{{false, 0}}, {{true, 0}}};
+                              if (FP(a).with_sum)
+                                s.groups[1].emplace_back(false, static_cast<int>(NumInputs(a) - 1));
                               s.prefer = true;
                               return s;
                             })
+    .set_attr<FInplaceOption>("FInplaceOption",
+                              [](const NodeAttrs& a) {
+                                std::vector<std::pair<int, int>> r;
+                                if (FP(a).with_sum)
+                                  r.emplace_back(static_cast<int>(NumInputs(a) - 1), 0);
+                                return r;
+                              })
     .set_attr<FLayoutPreference>("FLayoutPreference",
                                  [](const NodeAttrs& a, const std::vector<Shape>& in,
                                     const std::vector<DType>& types) -> std::vector<Layout> {

@@ -1,11 +1,13 @@
 /*!
- * \brief FuseConvBatchNorm: Convolution -> BatchNorm (-> ReLU) chains into _FusedConvBN nodes, so
- *  that inference runs one convolution with BatchNorm folded into it and ReLU as its post-op
- *  instead of three passes over the activations (MXNet's oneDNN subgraph backend does the same
- *  for inference).
+ * \brief FuseConvBatchNorm: Convolution -> BatchNorm (-> elemwise_add with a residual) (-> ReLU)
+ *  chains into _FusedConvBN nodes, so that inference runs one convolution with BatchNorm folded
+ *  into it and the sum and ReLU as its post-ops instead of four passes over the activations
+ * (MXNet's oneDNN subgraph backend does the same for inference).
  */
+#include <algorithm>
 #include <map>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "symnet/pass.h"
 
@@ -59,6 +61,7 @@ size_t FuseConvBatchNorm(std::vector<NodeEntry>* heads) {
 
   std::unordered_map<const Node*, NodeEntry> replaced;  // last node of a chain -> fused output
   std::vector<NodePtr> made;
+  std::unordered_set<const Node*> absorbed;  // adds and ReLUs already in a chain
   for (const auto& bn : topo) {
     if (!Is(*bn, "BatchNorm") || Attr(bn->attrs, "axis", "1") != "1") continue;
     const NodePtr conv = bn->inputs[0].node;
@@ -68,21 +71,42 @@ size_t FuseConvBatchNorm(std::vector<NodeEntry>* heads) {
     if (used(bn.get(), 1) || used(bn.get(), 2)) continue;  // batch statistics read elsewhere
     Node* last = bn.get();
     bool relu = false;
-    if (used(bn.get(), 0) == 1) {
-      const Node* user = only_user[bn.get()];
-      if (Is(*user, "Activation") && Attr(user->attrs, "act_type", "") == "relu") {
+    NodeEntry residual;
+    auto sole_user = [&](const Node* n) { return used(n, 0) == 1 ? only_user[n] : nullptr; };
+    const Node* user = sole_user(bn.get());
+    // a residual block: conv -> BN -> add -> ReLU. The add goes to the first chain that reaches
+    // it (a projection shortcut's BatchNorm reaches the same add); the output may take the
+    // residual's buffer, so a residual that the convolution also reads stays apart
+    if (user && Is(*user, "elemwise_add") && !absorbed.count(user)) {
+      const auto& ins = user->inputs;
+      const bool first = ins[0].node == bn && ins[0].index == 0;
+      const NodeEntry r = ins[first ? 1 : 0];
+      const bool read_by_conv = std::any_of(conv->inputs.begin(), conv->inputs.end(),
+                                            [&](const NodeEntry& e) { return e == r; });
+      if (!(r.node == bn) && !read_by_conv) {
+        residual = r;
         last = const_cast<Node*>(user);
-        relu = true;
+        user = sole_user(user);
+      } else {
+        user = nullptr;
       }
+    }
+    if (user && Is(*user, "Activation") && Attr(user->attrs, "act_type", "") == "relu") {
+      last = const_cast<Node*>(user);
+      relu = true;
     }
     std::map<std::string, std::string> dict = OpParams(conv->attrs);
     for (const auto& kv : OpParams(bn->attrs)) dict["bn_" + kv.first] = kv.second;
     dict["with_relu"] = relu ? "1" : "0";
+    dict["with_sum"] = residual.node ? "1" : "0";
     std::vector<NodeEntry> inputs = conv->inputs;
     inputs.insert(inputs.end(), bn->inputs.begin() + 1, bn->inputs.end());
+    if (residual.node) inputs.push_back(residual);
     NodePtr fused = CreateOpNode(Op::Get("_FusedConvBN"), last->attrs.name, dict, inputs);
     replaced[last] = NodeEntry{fused, 0, 0};
     made.push_back(fused);
+    absorbed.insert(last);
+    if (residual.node) absorbed.insert(only_user[bn.get()]);
   }
   if (replaced.empty()) return 0;
   auto redirect = [&](NodeEntry* e) {

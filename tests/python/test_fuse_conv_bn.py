@@ -175,3 +175,58 @@ def test_module_predict_uses_the_fold():
     mod.bind(data_shapes=[("data", (2, 8, 6, 6))], for_training=False)
     mod.init_params()
     assert fused_nodes(mod._exec) == 1
+
+
+def residual_block(projection, relu=True, channels=16):
+    """A ResNet bottleneck's tail: conv -> BN -> + shortcut (-> ReLU); with a projection the
+    shortcut is a conv -> BN of its own, and either chain may take the add."""
+    x = mx.sym.var("data")
+    a = mx.sym.Activation(mx.sym.Convolution(x, num_filter=channels, kernel=(1, 1), no_bias=True,
+                                             name="c0"), act_type="relu", name="r0")
+    b = mx.sym.Activation(mx.sym.BatchNorm(mx.sym.Convolution(a, num_filter=8, kernel=(1, 1), no_bias=True,
+                                                              name="c1"), fix_gamma=False, name="bn1"),
+                          act_type="relu", name="r1")
+    b = mx.sym.BatchNorm(mx.sym.Convolution(b, num_filter=channels, kernel=(3, 3), pad=(1, 1), no_bias=True,
+                                            name="c2"), fix_gamma=False, name="bn2")
+    sc = a
+    if projection:
+        sc = mx.sym.BatchNorm(mx.sym.Convolution(a, num_filter=channels, kernel=(1, 1), no_bias=True,
+                                                 name="sc"), fix_gamma=False, name="sc_bn")
+    y = b + sc
+    if relu:
+        y = mx.sym.Activation(y, act_type="relu", name="out_relu")
+    return mx.sym.Convolution(y, num_filter=4, kernel=(1, 1), no_bias=True, name="head")
+
+
+RESIDUAL = [(False, True), (True, True), (False, False), (True, False)]
+
+
+@pytest.mark.parametrize("projection,relu", RESIDUAL)
+@pytest.mark.parametrize("dtype,tol", [("float32", 1e-5), ("bfloat16", 3e-2), ("float64", 1e-12)])
+def test_residual_sum_and_relu_fold_into_the_convolution(projection, relu, dtype, tol):
+    sym = residual_block(projection, relu)
+    shape = (2, 8, 8, 8)
+    x = np.random.RandomState(8).uniform(-1, 1, shape)
+    fused, plain = bind(sym, shape, True, dtype), bind(sym, shape, False, dtype)
+    text = fused.debug_str()
+    assert "(elemwise_add)" not in text and text.count("(Activation)") == 1, text  # c0's ReLU stays
+    assert fused_nodes(fused) == (3 if projection else 2)
+    ref = run(plain, x)
+    np.testing.assert_allclose(run(fused, x), ref, rtol=tol, atol=tol * np.abs(ref).max())
+    # training forward through the unfused route, residual included
+    np.testing.assert_allclose(run(fused, x, True), run(plain, x, True), rtol=tol,
+                               atol=tol * np.abs(ref).max())
+
+
+def test_a_residual_that_the_convolution_also_reads_is_not_summed_in_place():
+    x = mx.sym.var("data")
+    a = mx.sym.Activation(mx.sym.Convolution(x, num_filter=16, kernel=(1, 1), no_bias=True, name="c0"),
+                          act_type="relu", name="r0")
+    y = mx.sym.BatchNorm(mx.sym.Convolution(a, num_filter=16, kernel=(3, 3), pad=(1, 1), no_bias=True,
+                                            name="c1"), fix_gamma=False, name="bn")
+    y = mx.sym.Activation(y + a, act_type="relu")
+    shape = (2, 8, 8, 8)
+    x = np.random.RandomState(9).uniform(-1, 1, shape).astype(np.float32)
+    fused, plain = bind(y, shape, True), bind(y, shape, False)
+    assert "(elemwise_add)" in fused.debug_str()
+    np.testing.assert_allclose(run(fused, x), run(plain, x), rtol=1e-5, atol=1e-5)
