@@ -2,7 +2,8 @@
 # Side-by-side ResNet-50 v1.5 training at batch 32, 224x224, in one run (these machines are noisy:
 # compare ratios within a run): symnet (float32, AMP auto, AMP bfloat16), PyTorch 2.15 from PyPI
 # (float32, bf16 autocast), PyTorch 1.13 from Debian, MXNet 1.9.1 on symnet's own symbol JSON; then
-# the convolution floor (oneDNN alone, cold and warm caches), then inference (is_train=False):
+# the convolution floor (oneDNN alone, cold and warm caches; bfloat16 too on CPUs that run it
+# natively), then inference (is_train=False):
 # batch-1 latency and batch-32 throughput for symnet, PyTorch 2.15 and MXNet 1.9.1. Prints img/s
 # and peak RSS per run and the ISA.
 #
@@ -67,15 +68,22 @@ fi
 if [ -x "$MXPY" ]; then
   run "MXNet 1.9.1 float32" "$MXPY" example/benchmark/mxnet_resnet50_train.py "$sym" 32 "$STEPS"
 fi
-if [ -x build/pip/example/conv_floor ]; then
-  flog=$(mktemp)
-  build/pip/example/conv_floor 32 float32 3 >"$flog" 2>&1
-  # the floor line: "= COLD img/s ... (cold caches; warm: ... = WARM img/s)"
-  printf "%-34s %10s %12s\n" "floor: convolutions, cold caches" \
+# floor DTYPE LABEL: conv_floor's line "= COLD img/s ... (cold caches; warm: ... = WARM img/s)"
+floor() {
+  local flog; flog=$(mktemp)
+  build/pip/example/conv_floor 32 "$1" 3 >"$flog" 2>&1
+  printf "%-34s %10s %12s\n" "floor: $2, cold caches" \
     "$(sed -n 's/^floor:.*= \([0-9.]*\) img\/s at.*/\1/p' "$flog")" "" | tee -a "$out"
-  printf "%-34s %10s %12s\n" "floor: convolutions, warm caches" \
+  printf "%-34s %10s %12s\n" "floor: $2, warm caches" \
     "$(sed -n 's/^floor:.*warm: .* = \([0-9.]*\) img\/s)/\1/p' "$flog")" "" | tee -a "$out"
   rm -f "$flog"
+}
+if [ -x build/pip/example/conv_floor ]; then
+  floor float32 "convolutions"
+  # with native bfloat16 (AVX512_BF16, AMX) the AMP run's floor too: the convolutions in bfloat16
+  if python3 -c 'import symnet, sys; sys.exit(symnet.amp.auto_dtype(symnet.cpu())[0] != "bfloat16")'; then
+    floor bfloat16 "bf16 convolutions"
+  fi
 fi
 # inference, is_train=False: "batch 1: X ms" and "batch 32: Y img/s" from each program
 inf=$(mktemp)

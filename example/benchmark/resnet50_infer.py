@@ -5,6 +5,7 @@ The same script runs on symnet and, with --mxnet, on MXNet 1.9.1 (run it with MX
 so both execute one symbol JSON (written by resnet50_train.py --export-symbol, or built here):
 
     python3 example/benchmark/resnet50_infer.py [--symbol r50.json] [--amp auto|bfloat16|float16]
+        [--no-fuse]
     build/mxnet-venv/bin/python example/benchmark/resnet50_infer.py --mxnet --symbol r50.json
 
 Prints one line: "... batch 1: X ms (median of N) ... batch 32: Y img/s ...".
@@ -15,9 +16,10 @@ import time
 import numpy as np
 
 
-def bind(mx, net, bs, image):
+def bind(mx, net, bs, image, options=None):
     """An inference executor with He-initialised weights and unit BatchNorm statistics."""
-    exe = net.simple_bind(mx.cpu(), grad_req="null", data=(bs, 3, image, image))
+    extra = {"options": options} if options else {}
+    exe = net.simple_bind(mx.cpu(), grad_req="null", data=(bs, 3, image, image), **extra)
     rng = np.random.RandomState(0)
     for n, a in exe.arg_dict.items():
         if n in ("data", "softmax_label"):
@@ -47,6 +49,8 @@ def main():
     p.add_argument("--mxnet", action="store_true", help="run on MXNet instead of symnet")
     p.add_argument("--symbol", help="a ResNet-50 symbol JSON (default: symnet builds v1.5)")
     p.add_argument("--amp", help="symnet only: convert the graph with symnet.amp (auto, bfloat16, float16)")
+    p.add_argument("--no-fuse", action="store_true",
+                   help="symnet only: bind without folding BatchNorm into the convolutions")
     p.add_argument("--image-size", type=int, default=224)
     p.add_argument("--batch", type=int, default=32, help="the throughput batch")
     p.add_argument("--reps1", type=int, default=20, help="timed batch-1 calls")
@@ -70,8 +74,11 @@ def main():
             net = mx.amp.convert_symbol(net, dtype)
         what = "AMP " + dtype
     isa = "" if args.mxnet else " (oneDNN ISA %s)" % mx.features()["DNNL_ISA"]
-    one = median_seconds(bind(mx, net, 1, args.image_size), args.reps1, 3)
-    many = median_seconds(bind(mx, net, args.batch, args.image_size), args.reps, 1)
+    options = {"fuse": False} if args.no_fuse else None
+    if args.no_fuse:
+        what += ", BatchNorm not folded"
+    one = median_seconds(bind(mx, net, 1, args.image_size, options), args.reps1, 3)
+    many = median_seconds(bind(mx, net, args.batch, args.image_size, options), args.reps, 1)
     print("%s %s ResNet-50 inference %s%s: batch 1: %.1f ms (median of %d); batch %d: %.2f img/s "
           "(%.0f ms per batch)" % ("mxnet" if args.mxnet else "symnet", mx.__version__, what, isa,
                                    one * 1e3, args.reps1, args.batch, args.batch / many, many * 1e3))

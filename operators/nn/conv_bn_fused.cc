@@ -108,7 +108,7 @@ struct FusedConvBNState : public OpState {
   size_t conv_out_bytes = 0, bn_out_bytes = 0, stats_bytes = 0;
 };
 
-/*! \brief The three kernels in turn (training forward, float64, staged 16-bit, GPU, ...). */
+/*! \brief The chain's own kernels in turn (training forward, float64, staged 16-bit, GPU, ...). */
 void RunUnfused(FusedConvBNState* st, const FusedConvBNParam& p, const OpContext& ctx,
                 const std::vector<TBlob>& in, size_t nc, OpReqType req, const TBlob& y) {
   const char* key = FComputeKey(ctx.dev);
@@ -150,7 +150,9 @@ void RunUnfused(FusedConvBNState* st, const FusedConvBNParam& p, const OpContext
   (*p.relu.op->attr<FCompute>(key))(p.relu, sub, {y}, {kWriteInplace}, {y});
 }
 
-void FusedConvBNForward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& in,
+}  // namespace
+
+void FusedConvBNCompute(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& in,
                         const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   const FusedConvBNParam& p = FP(attrs);
   if (req[0] == kNullOp || out[0].Size() == 0) return;
@@ -188,18 +190,11 @@ void FusedConvBNForward(const NodeAttrs& attrs, const OpContext& ctx, const std:
                 bp.eps, bp.fix_gamma, out[0].dptr_, req[0]);
 }
 
-}  // namespace
-
-void FusedConvBNCompute(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& in,
-                        const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
-  FusedConvBNForward(attrs, ctx, in, req, out);
-}
-
 SYMNET_REGISTER_OP(_FusedConvBN)
     .describe(
-        "Internal: Convolution, BatchNorm and an optional ReLU as one node, made at bind time "
-        "for executors that compute no gradient (BindOptions::fuse); BatchNorm is folded into "
-        "the convolution in inference.")
+        "Internal: Convolution, BatchNorm, an optional residual sum and an optional ReLU as one "
+        "node, made at bind time for executors that compute no gradient (BindOptions::fuse); "
+        "BatchNorm is folded into the convolution in inference.")
     .set_num_inputs([](const NodeAttrs& a) -> uint32_t { return NumInputs(a); })
     .set_attr_parser(ParseFused)
     .set_attr<TAcceptAnyParams>("TAcceptAnyParams", true)
