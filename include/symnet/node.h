@@ -22,6 +22,16 @@ struct NodeEntry {
   bool operator==(const NodeEntry& o) const { return node == o.node && index == o.index; }
 };
 
+/*! \brief Hash of a NodeEntry (node and output index), for maps keyed by graph entries. */
+struct NodeEntryHash {
+  size_t operator()(const NodeEntry& e) const {
+    return std::hash<const Node*>()(e.node.get()) * 31 + e.index;
+  }
+};
+
+/*! \brief Whether `key` is a user attribute ("__x__"), which no op parses. */
+bool IsUserAttr(const std::string& key);
+
 /*! \brief A graph node. A variable has attrs.op == nullptr. */
 struct Node {
   NodeAttrs attrs;

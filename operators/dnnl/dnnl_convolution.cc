@@ -95,6 +95,19 @@ Layout LayoutOf(const md& chosen, int nsp) {
 
 }  // namespace
 
+ConvConfig MakeConvConfig(const ops::ConvGeometry& geo, const TBlob& src, const TBlob& w,
+                          const TBlob& dst, bool bias, bool training) {
+  ConvConfig c;
+  c.geo = geo;
+  c.dtype = src.dtype_;
+  c.src_layout = src.layout_;
+  c.dst_layout = dst.layout_;
+  c.weight_layout = w.layout_;
+  c.bias = bias;
+  c.training = training;
+  return c;
+}
+
 std::pair<Layout, Layout> PreferredConvLayouts(const ops::ConvGeometry& geo, DType dtype) {
   // a ResNet has a few dozen distinct geometries and every bind asks for all of them
   static std::mutex mu;
@@ -137,31 +150,24 @@ void DnnlConvForward::Run(const void* x, const void* w, const void* b, void* y, 
   Stream().wait();
 }
 
-dnnl::convolution_forward::primitive_desc DnnlFusedConvForward::MakePD() const {
-  const ConvDescs d = MakeDescs(cfg_);
-  const ops::ConvGeometry& g = cfg_.geo;
+DnnlFusedConvForward::DnnlFusedConvForward(const ConvConfig& cfg, bool relu, bool sum)
+    : cfg_(cfg), sum_(sum) {
+  SYMNET_CHECK(!cfg.training) << "a convolution with BatchNorm folded in only runs inference";
+  const ConvDescs d = MakeDescs(cfg);
+  const ops::ConvGeometry& g = cfg.geo;
   const md bias({g.o}, dnnl::memory::data_type::f32, tag::x);  // folded: float32 whatever the data
   dnnl::primitive_attr attr;
-  if (relu_ || sum_) {
+  if (relu || sum) {
     dnnl::post_ops ops;
-    if (sum_) ops.append_sum(1.0f);
-    if (relu_) ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
+    if (sum) ops.append_sum(1.0f);
+    if (relu) ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
     attr.set_post_ops(ops);
   }
-  return dnnl::convolution_forward::primitive_desc(
+  pd_ = dnnl::convolution_forward::primitive_desc(
       dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
                                       dnnl::algorithm::convolution_direct, d.src_any, d.weights_any,
                                       bias, d.dst_any, d.strides, d.dilates, d.pad_l, d.pad_r),
       attr, Engine());
-}
-
-DnnlFusedConvForward::DnnlFusedConvForward(const ConvConfig& cfg, bool relu, bool sum)
-    : cfg_(cfg), relu_(relu), sum_(sum) {
-  SYMNET_CHECK(!cfg.training) << "a convolution with BatchNorm folded in only runs inference";
-  const ConvDescs d = MakeDescs(cfg);
-  const ops::ConvGeometry& g = cfg.geo;
-  const md bias({g.o}, dnnl::memory::data_type::f32, tag::x);
-  pd_ = MakePD();
   // the sum post-op adds what the primitive's destination holds, which is the caller's buffer
   // only when the primitive writes the caller's format; otherwise the caller runs the chain
   // unfused (usable() is false) rather than pay a reorder of the residual

@@ -27,6 +27,13 @@ struct ConvConfig {
 };
 
 /*!
+ * \brief The config of convolution `geo` reading src and w and writing dst (their dtype and
+ *  layouts): the one place Convolution, Deconvolution (swapped) and _FusedConvBN make it.
+ */
+ConvConfig MakeConvConfig(const ops::ConvGeometry& geo, const TBlob& src, const TBlob& w,
+                          const TBlob& dst, bool bias, bool training);
+
+/*!
  * \brief The activation layouts (src, dst) that oneDNN's fastest forward convolution of this
  *  geometry and dtype picks on the CPU at hand when left free (format_tag::any), cached per
  *  geometry; kDefault for a format that has no Layout. Thread-safe.
@@ -67,16 +74,12 @@ class DnnlFusedConvForward {
   void Run(const void* x, const void* w, const void* b, const float* gamma, const float* beta,
            const float* mean, const float* var, float eps, bool fix_gamma, void* y, OpReqType req);
   const ConvConfig& config() const { return cfg_; }
-  bool relu() const { return relu_; }
-  bool sum() const { return sum_; }
   /*! \brief False when the sum post-op cannot write the caller's format (run the chain unfused). */
   bool usable() const { return usable_; }
 
  private:
-  dnnl::convolution_forward::primitive_desc MakePD() const;
-
   ConvConfig cfg_;
-  bool relu_, sum_;
+  bool sum_;
   bool usable_ = true;
   dnnl::convolution_forward::primitive_desc pd_;
   dnnl::convolution_forward prim_;

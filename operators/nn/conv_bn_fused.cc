@@ -105,35 +105,33 @@ struct FusedConvBNState : public OpState {
   // batch mean and variance
   std::unique_ptr<OpState> conv_slot, bn_slot, add_slot, relu_slot;
   StoragePtr conv_out, bn_out, stats;
-  size_t conv_out_bytes = 0, bn_out_bytes = 0, stats_bytes = 0;
 };
 
 /*! \brief The chain's own kernels in turn (training forward, float64, staged 16-bit, GPU, ...). */
 void RunUnfused(FusedConvBNState* st, const FusedConvBNParam& p, const OpContext& ctx,
                 const std::vector<TBlob>& in, size_t nc, OpReqType req, const TBlob& y) {
   const char* key = FComputeKey(ctx.dev);
-  auto grow = [&](StoragePtr* s, size_t* have, size_t bytes) {
-    if (*have < bytes) {
-      s->reset();
+  auto grow = [&](StoragePtr* s, size_t bytes) {
+    if (!*s || (*s)->bytes() < bytes) {
+      s->reset();  // free before allocating the larger one
       *s = AllocStorage(bytes, ctx.dev);
-      *have = bytes;
     }
     return (*s)->ptr();
   };
   TBlob conv_y = y;
-  conv_y.dptr_ = grow(&st->conv_out, &st->conv_out_bytes, y.Bytes());
+  conv_y.dptr_ = grow(&st->conv_out, y.Bytes());
   OpContext sub = ctx;
   sub.state = &st->conv_slot;
   (*p.conv.op->attr<FCompute>(key))(p.conv, sub, std::vector<TBlob>(in.begin(), in.begin() + nc),
                                     {kWriteTo}, {conv_y});
   const int64_t c = y.shape_[1];
   const size_t stat_bytes = static_cast<size_t>(c) * DTypeSize(in[nc].dtype_);
-  char* stats = static_cast<char*>(grow(&st->stats, &st->stats_bytes, 2 * stat_bytes));
+  char* stats = static_cast<char*>(grow(&st->stats, 2 * stat_bytes));
   std::vector<TBlob> bn_in{conv_y};
   bn_in.insert(bn_in.end(), in.begin() + nc, in.begin() + nc + 4);
   // with a residual BatchNorm writes aside: y may share its buffer with the residual
   TBlob bn_y = y;
-  if (p.with_sum) bn_y.dptr_ = grow(&st->bn_out, &st->bn_out_bytes, y.Bytes());
+  if (p.with_sum) bn_y.dptr_ = grow(&st->bn_out, y.Bytes());
   const TBlob mean(stats, Shape{c}, in[nc].dtype_),
       var(stats + stat_bytes, Shape{c}, in[nc].dtype_);
   sub.state = &st->bn_slot;
@@ -167,14 +165,8 @@ void FusedConvBNCompute(const NodeAttrs& attrs, const OpContext& ctx, const std:
   if (!fold) return RunUnfused(&st, p, ctx, in, nc, req[0], out[0]);
   const ConvolutionParam& cp = Param<ConvolutionParam>(p.conv);
   const BatchNormParam& bp = Param<BatchNormParam>(p.bn);
-  dnnl_util::ConvConfig cfg;
-  cfg.geo = MakeConvGeometry(cp, in[0].shape_);
-  cfg.dtype = t;
-  cfg.src_layout = in[0].layout_;
-  cfg.dst_layout = out[0].layout_;
-  cfg.weight_layout = in[1].layout_;
-  cfg.bias = !cp.no_bias;
-  cfg.training = false;
+  const auto cfg = dnnl_util::MakeConvConfig(MakeConvGeometry(cp, in[0].shape_), in[0], in[1],
+                                             out[0], !cp.no_bias, false);
   if (!st.fused || !(st.fused->config() == cfg))
     st.fused = std::make_unique<dnnl_util::DnnlFusedConvForward>(cfg, p.with_relu, p.with_sum);
   if (!st.fused->usable()) return RunUnfused(&st, p, ctx, in, nc, req[0], out[0]);

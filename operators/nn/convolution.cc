@@ -103,20 +103,6 @@ FLayoutPreference ConvLayoutPreference(size_t data) {
   };
 }
 
-/*! \brief `given_x` is the data as the op got it; x, w and y are channels-first views. */
-dnnl_util::ConvConfig MakeConfig(const ConvolutionParam& p, const Shape& given_x, const TBlob& x,
-                                 const TBlob& w, const TBlob& y, bool training) {
-  dnnl_util::ConvConfig c;
-  c.geo = MakeConvGeometry(p, given_x);
-  c.dtype = x.dtype_;
-  c.src_layout = x.layout_;
-  c.dst_layout = y.layout_;
-  c.weight_layout = w.layout_;
-  c.bias = !p.no_bias;
-  c.training = training;
-  return c;
-}
-
 struct ConvForwardState : public OpState {
   std::unique_ptr<dnnl_util::DnnlConvForward> conv;
 };
@@ -136,7 +122,9 @@ void ConvForward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector
                    p.no_bias ? nullptr : &in[2], out[0], req[0]);
     return;
   }
-  const auto cfg = MakeConfig(p, given_in[0].shape_, in[0], in[1], out[0], ctx.is_train);
+  // given_in[0] is the data as the op got it; in and out are channels-first views
+  const auto cfg = dnnl_util::MakeConvConfig(MakeConvGeometry(p, given_in[0].shape_), in[0], in[1],
+                                             out[0], !p.no_bias, ctx.is_train);
   auto& st = ctx.GetState<ConvForwardState>(
       [&] {
         auto* s = new ConvForwardState();
@@ -160,7 +148,8 @@ void ConvBackward(const NodeAttrs& attrs, const OpContext& ctx, const std::vecto
                     p.no_bias ? nullptr : &out[2], req);
     return;
   }
-  const auto cfg = MakeConfig(p, given_in[1].shape_, in[1], in[2], in[0], true);
+  const auto cfg = dnnl_util::MakeConvConfig(MakeConvGeometry(p, given_in[1].shape_), in[1], in[2],
+                                             in[0], !p.no_bias, true);
   auto& st = ctx.GetState<ConvBackwardState>(
       [&] {
         auto* s = new ConvBackwardState();

@@ -119,15 +119,7 @@ FLayoutPreference DeconvLayoutPreference(size_t data) {
  *  convolution's output) and `side_y` its output side (the convolution's input). */
 dnnl_util::ConvConfig MakeConfig(const ConvGeometry& g, const TBlob& side_x, const TBlob& w,
                                  const TBlob& side_y) {
-  dnnl_util::ConvConfig c;
-  c.geo = g;
-  c.dtype = side_x.dtype_;
-  c.src_layout = side_y.layout_;
-  c.dst_layout = side_x.layout_;
-  c.weight_layout = w.layout_;
-  c.bias = false;
-  c.training = true;
-  return c;
+  return dnnl_util::MakeConvConfig(g, side_y, w, side_x, false, true);
 }
 
 struct DeconvForwardState : public OpState {

@@ -15,11 +15,12 @@ NodePtr Node::Variable(const std::string& name) {
   return n;
 }
 
-namespace {
 bool IsUserAttr(const std::string& key) {
   return key.size() > 4 && key.compare(0, 2, "__") == 0 &&
          key.compare(key.size() - 2, 2, "__") == 0;
 }
+
+namespace {
 
 std::string AcceptedParams(const Op* op) {
   if (op->params.empty()) return "none (this op takes no parameters)";

@@ -15,24 +15,13 @@ namespace symnet {
 
 namespace {
 
-struct EntryKey {
-  const Node* node;
-  uint32_t index;
-  bool operator==(const EntryKey& o) const { return node == o.node && index == o.index; }
-};
-struct EntryKeyHash {
-  size_t operator()(const EntryKey& k) const {
-    return std::hash<const Node*>()(k.node) * 31 + k.index;
-  }
-};
-
 bool Is(const Node& n, const char* op) { return !n.is_variable() && n.op()->name == op; }
 
 /*! \brief Keys of `attrs.dict` without user attributes ("__x__"). */
 std::map<std::string, std::string> OpParams(const NodeAttrs& attrs) {
   std::map<std::string, std::string> d;
   for (const auto& kv : attrs.dict)
-    if (kv.first.size() < 4 || kv.first.compare(0, 2, "__") != 0) d.insert(kv);
+    if (!IsUserAttr(kv.first)) d.insert(kv);
   return d;
 }
 
@@ -46,16 +35,16 @@ std::string Attr(const NodeAttrs& a, const char* key, const char* def) {
 size_t FuseConvBatchNorm(std::vector<NodeEntry>* heads) {
   std::vector<NodePtr> topo;
   DFSVisit(*heads, [&](const NodePtr& n) { topo.push_back(n); });
-  std::unordered_map<EntryKey, int, EntryKeyHash> uses;
-  std::unordered_map<const Node*, const Node*> only_user;  // of output 0
+  std::unordered_map<NodeEntry, int, NodeEntryHash> uses;
+  std::unordered_map<const Node*, NodePtr> only_user;  // of output 0
   for (const auto& n : topo)
     for (const auto& e : n->inputs) {
-      ++uses[{e.node.get(), e.index}];
-      if (e.index == 0) only_user[e.node.get()] = n.get();
+      ++uses[e];
+      if (e.index == 0) only_user[e.node.get()] = n;
     }
-  for (const auto& e : *heads) uses[{e.node.get(), e.index}] += 1000;  // an output: keep it
-  auto used = [&](const Node* n, uint32_t i) {
-    auto it = uses.find({n, i});
+  for (const auto& e : *heads) uses[e] += 1000;  // an output: keep it
+  auto used = [&](const NodePtr& n, uint32_t i) {
+    auto it = uses.find(NodeEntry{n, i, 0});
     return it == uses.end() ? 0 : it->second;
   };
 
@@ -65,19 +54,21 @@ size_t FuseConvBatchNorm(std::vector<NodeEntry>* heads) {
   for (const auto& bn : topo) {
     if (!Is(*bn, "BatchNorm") || Attr(bn->attrs, "axis", "1") != "1") continue;
     const NodePtr conv = bn->inputs[0].node;
-    if (bn->inputs[0].index != 0 || !Is(*conv, "Convolution") || used(conv.get(), 0) != 1) continue;
+    if (bn->inputs[0].index != 0 || !Is(*conv, "Convolution") || used(conv, 0) != 1) continue;
     const std::string layout = Attr(conv->attrs, "layout", "None");
     if (layout != "None" && layout.compare(0, 3, "NCH") != 0 && layout != "NCW") continue;
-    if (used(bn.get(), 1) || used(bn.get(), 2)) continue;  // batch statistics read elsewhere
+    if (used(bn, 1) || used(bn, 2)) continue;  // batch statistics read elsewhere
     Node* last = bn.get();
     bool relu = false;
     NodeEntry residual;
-    auto sole_user = [&](const Node* n) { return used(n, 0) == 1 ? only_user[n] : nullptr; };
-    const Node* user = sole_user(bn.get());
+    auto sole_user = [&](const NodePtr& n) {
+      return used(n, 0) == 1 ? only_user[n.get()] : nullptr;
+    };
+    NodePtr user = sole_user(bn);
     // a residual block: conv -> BN -> add -> ReLU. The add goes to the first chain that reaches
     // it (a projection shortcut's BatchNorm reaches the same add); the output may take the
     // residual's buffer, so a residual that the convolution also reads stays apart
-    if (user && Is(*user, "elemwise_add") && !absorbed.count(user)) {
+    if (user && Is(*user, "elemwise_add") && !absorbed.count(user.get())) {
       const auto& ins = user->inputs;
       const bool first = ins[0].node == bn && ins[0].index == 0;
       const NodeEntry r = ins[first ? 1 : 0];
@@ -85,14 +76,14 @@ size_t FuseConvBatchNorm(std::vector<NodeEntry>* heads) {
                                             [&](const NodeEntry& e) { return e == r; });
       if (!(r.node == bn) && !read_by_conv) {
         residual = r;
-        last = const_cast<Node*>(user);
+        last = user.get();
         user = sole_user(user);
       } else {
         user = nullptr;
       }
     }
     if (user && Is(*user, "Activation") && Attr(user->attrs, "act_type", "") == "relu") {
-      last = const_cast<Node*>(user);
+      last = user.get();
       relu = true;
     }
     std::map<std::string, std::string> dict = OpParams(conv->attrs);
@@ -106,7 +97,7 @@ size_t FuseConvBatchNorm(std::vector<NodeEntry>* heads) {
     replaced[last] = NodeEntry{fused, 0, 0};
     made.push_back(fused);
     absorbed.insert(last);
-    if (residual.node) absorbed.insert(only_user[bn.get()]);
+    if (residual.node) absorbed.insert(only_user[bn.get()].get());
   }
   if (replaced.empty()) return 0;
   auto redirect = [&](NodeEntry* e) {

@@ -8,12 +8,6 @@ namespace symnet {
 
 namespace {
 
-struct EntryHash {
-  size_t operator()(const NodeEntry& e) const {
-    return std::hash<const Node*>()(e.node.get()) * 31 + e.index;
-  }
-};
-
 NodeEntry MakeOp(const char* op_name, const std::string& name, std::vector<NodeEntry> inputs,
                  const std::map<std::string, std::string>& dict = {}) {
   NodePtr n = CreateOpNode(Op::Get(op_name), name, dict, std::move(inputs));
@@ -45,7 +39,7 @@ std::vector<NodeEntry> Gradient(const std::vector<NodeEntry>& ys, const std::vec
       }
   }
 
-  std::unordered_map<NodeEntry, std::vector<NodeEntry>, EntryHash> contrib;
+  std::unordered_map<NodeEntry, std::vector<NodeEntry>, NodeEntryHash> contrib;
   for (size_t i = 0; i < ys.size(); ++i) contrib[ys[i]].push_back(ys_grads[i]);
 
   for (auto it = topo.rbegin(); it != topo.rend(); ++it) {
@@ -95,11 +89,11 @@ std::vector<NodeEntry> Gradient(const std::vector<NodeEntry>& ys, const std::vec
   }
   // The caller writes each gradient into its own array (possibly accumulating with kAddTo), so
   // a returned entry must come from an op, appear once, and be read by no other node.
-  std::unordered_set<NodeEntry, EntryHash> consumed;
+  std::unordered_set<NodeEntry, NodeEntryHash> consumed;
   DFSVisit(out, [&](const NodePtr& n) {
     for (const auto& e : n->inputs) consumed.insert(e);
   });
-  std::unordered_set<NodeEntry, EntryHash> used;
+  std::unordered_set<NodeEntry, NodeEntryHash> used;
   for (size_t i = 0; i < out.size(); ++i) {
     NodeEntry& g = out[i];
     if (g.node->is_variable() || used.count(g) || consumed.count(g)) {
