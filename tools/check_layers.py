@@ -32,7 +32,8 @@ LAYERS = [
     ("passes", ["include/symnet/pass.h", "src/pass/"]),
     ("amp", ["include/symnet/amp.h", "amp/"]),
     ("operators", ["operators/", "include/symnet/custom_op.h"]),
-    ("executor", ["include/symnet/executor.h", "include/symnet/imperative.h", "src/executor/",
+    ("executor", ["include/symnet/executor.h", "include/symnet/imperative.h",
+                  "include/symnet/autograd.h", "src/executor/",
                   "src/imperative/"]),
     # below training, which reads data through it (DESIGN.md lists it after training)
     ("io", ["include/symnet/recordio.h", "include/symnet/image_record_iter.h", "src/io/"]),

@@ -11,6 +11,8 @@
 
 namespace symnet {
 
+struct Node;
+
 /*!
  * \brief A dense array. Copies of an NDArray share memory (like numpy views); Copy() makes a
  *  new buffer. Views (Reshape, Slice) share the parent's storage.
@@ -71,11 +73,32 @@ class NDArray {
   /*! \brief Element i (flat index) as double: for tests and small reads. */
   double GetDouble(int64_t i) const;
 
+  /*!
+   * \brief The autograd graph node that computed this array (an op recorded under
+   *  autograd::Record, or the variable attach_grad made), and which of its outputs it is;
+   *  null for arrays autograd does not track. Copies share it; Detach() drops it.
+   */
+  const std::shared_ptr<Node>& autograd_node() const { return ag_node_; }
+  uint32_t autograd_index() const { return ag_index_; }
+  void set_autograd_entry(std::shared_ptr<Node> node, uint32_t index) {
+    ag_node_ = std::move(node);
+    ag_index_ = index;
+  }
+  /*! \brief The same array (shared memory) without its autograd node. */
+  NDArray Detach() const {
+    NDArray d = *this;
+    d.ag_node_.reset();
+    d.ag_index_ = 0;
+    return d;
+  }
+
  private:
   StoragePtr chunk_;
   size_t offset_ = 0;
   Shape shape_;
   DType dtype_ = DType::kFloat32;
+  std::shared_ptr<Node> ag_node_;
+  uint32_t ag_index_ = 0;
 };
 
 }  // namespace symnet

@@ -13,6 +13,7 @@ namespace symnet {
 
 struct Node;
 using NodePtr = std::shared_ptr<Node>;
+struct AutogradRecord;
 
 /*! \brief Output `index` of `node`. `version` is kept for MXNet JSON compatibility (always 0). */
 struct NodeEntry {
@@ -38,6 +39,11 @@ struct Node {
   std::vector<NodeEntry> inputs;
   /*! \brief Nodes that must run before this one although no data flows (kept from JSON). */
   std::vector<NodePtr> control_deps;
+  /*!
+   * \brief What autograd saved for a node it recorded (symnet/autograd.h): the values of its
+   *  outputs, and for a variable made by attach_grad its gradient buffer. Null in symbols.
+   */
+  std::shared_ptr<AutogradRecord> ag;
 
   const Op* op() const { return attrs.op; }
   bool is_variable() const { return attrs.op == nullptr; }

@@ -3,6 +3,7 @@
 #define SYMNET_SYMNET_H_
 
 #include "symnet/amp.h"
+#include "symnet/autograd.h"
 #include "symnet/base.h"
 #include "symnet/device.h"
 #include "symnet/dtype.h"

@@ -21,6 +21,7 @@ void InitAmp(py::module_& m);
 void InitIO(py::module_& m);
 void InitTrain(py::module_& m);
 void InitCustomOp(py::module_& m);
+void InitAutograd(py::module_& m);
 
 /*! \brief Shape <-> Python: a tuple of ints, or None when the ndim is unknown (None dims too). */
 py::object ShapeToPy(const Shape& s);

@@ -157,5 +157,6 @@ PYBIND11_MODULE(_core, m) {
   InitAmp(m);
   InitTrain(m);
   InitCustomOp(m);
+  InitAutograd(m);
   InitIO(m);
 }

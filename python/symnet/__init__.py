@@ -6,6 +6,7 @@ from .context import Context, cpu, cpu_pinned, current_context, gpu, gpu_memory_
 from . import base, context, name
 from . import ndarray
 from . import ndarray as nd
+from . import autograd
 from . import symbol
 from . import symbol as sym
 from . import executor
@@ -30,6 +31,7 @@ from . import operator
 from . import module
 from . import module as mod
 from . import test_utils
+from . import gluon
 
 
 def default_bind_options():

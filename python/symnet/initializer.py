@@ -13,6 +13,11 @@ def register(klass):
     return klass
 
 
+def _alias(name, klass):
+    """MXNet's other spelling of a registered initializer ('zeros' for Zero)."""
+    _REGISTRY[name] = klass
+
+
 class InitDesc(str):
     """A parameter name that also carries its variable attributes (MXNet passes these)."""
 
@@ -55,9 +60,9 @@ class Initializer:
             return
         if name.endswith("weight"):
             self._init_weight(name, arr)
-        elif name.endswith(("bias", "beta", "moving_mean", "moving_inv_var")):
+        elif name.endswith(("bias", "beta", "moving_mean", "moving_inv_var", "running_mean")):
             arr[:] = 0.0
-        elif name.endswith(("gamma", "moving_var")):
+        elif name.endswith(("gamma", "moving_var", "running_var")):
             arr[:] = 1.0
         else:
             self._init_default(name, arr)
@@ -80,6 +85,10 @@ class Zero(Initializer):
 class One(Initializer):
     def _init_weight(self, name, arr):
         arr[:] = 1.0
+
+
+_alias("zeros", Zero)
+_alias("ones", One)
 
 
 @register

@@ -54,6 +54,32 @@ class NDArray:
         return "\n%s\n<NDArray %s @%s>" % (
             str(self.asnumpy()), "x".join(str(d) for d in self.shape), self.context)
 
+    # ---- autograd ---------------------------------------------------------------------------
+    def attach_grad(self, grad_req="write", stype=None):
+        """Allocates a zero gradient buffer and marks the array for autograd: backward writes
+        (grad_req='write') or adds ('add') the gradient into .grad."""
+        if stype not in (None, "default"):
+            raise ValueError("attach_grad: only dense gradients (stype='default') are supported")
+        g = zeros(self.shape, ctx=self.context, dtype=self.dtype)
+        _core.autograd_mark_variable(self.handle, g.handle, grad_req)
+
+    @property
+    def grad(self):
+        """The gradient buffer attach_grad made; None for an array without one."""
+        g = _core.autograd_grad_of(self.handle)
+        return None if g.is_none() else NDArray(g)
+
+    def detach(self):
+        """The same data, cut from the recorded graph (no gradient flows through it)."""
+        return NDArray(_core.autograd_detach(self.handle))
+
+    def backward(self, out_grad=None, retain_graph=False, train_mode=True):
+        """Computes the gradient of this array (recorded under autograd.record()) with respect to
+        every array attach_grad marked."""
+        from . import autograd
+        autograd.backward([self], None if out_grad is None else [out_grad],
+                          retain_graph=retain_graph, train_mode=train_mode)
+
     # ---- conversion -------------------------------------------------------------------------
     def asnumpy(self):
         """A numpy copy (bfloat16 arrays are read out as float32)."""
@@ -68,9 +94,13 @@ class NDArray:
         name = dtype_name(dtype)
         if not copy and name == self.handle.dtype:
             return self
+        if _recording():
+            return _invoke("Cast", {"dtype": name}, [self])
         return NDArray(self.handle.astype(name))
 
     def copy(self):
+        if _recording():
+            return _invoke("_copy", {}, [self])
         return NDArray(self.handle.copy())
 
     def copyto(self, other):
@@ -93,6 +123,8 @@ class NDArray:
             shape = kwargs.pop("shape")
         elif len(shape) == 1 and isinstance(shape[0], (list, tuple)):
             shape = shape[0]
+        if _recording():
+            return _invoke("Reshape", {"shape": param_str(tuple(shape))}, [self])
         return NDArray(self.handle.reshape(tuple(shape)))
 
     def wait_to_read(self):
@@ -123,10 +155,67 @@ class NDArray:
             return NDArray(self.handle.slice(start, builtins.max(start, stop)))
         return None
 
+    def _basic_index(self, key):
+        """Basic indexing (ints, slices, Ellipsis, None on any axes) through the slice op, so it
+        stays on the device and autograd records it; None for advanced indexing."""
+        key = key if isinstance(key, tuple) else (key,)
+        simple = (builtins.slice, type(Ellipsis), type(None))
+        if not all(isinstance(k, simple) or (isinstance(k, integer_types)
+                                             and not isinstance(k, bool)) for k in key):
+            return None
+        n_axes = builtins.sum(1 for k in key if k is not None and k is not Ellipsis)
+        if n_axes > self.ndim or builtins.sum(1 for k in key if k is Ellipsis) > 1:
+            raise IndexError("too many indices (%d) for an array of %d dimensions"
+                             % (n_axes, self.ndim))
+        expanded = []
+        for k in key:
+            if k is Ellipsis:
+                expanded.extend([builtins.slice(None)] * (self.ndim - n_axes))
+            else:
+                expanded.append(k)
+        begin, end, step, shape = [], [], [], []
+        axis = 0
+        for k in expanded:
+            if k is None:
+                shape.append(1)
+                continue
+            size = self.shape[axis]
+            if isinstance(k, builtins.slice):
+                b, e, st = k.indices(size)
+                if (st > 0 and e < b) or (st < 0 and e > b):
+                    e = b  # an empty range, as numpy gives
+                begin.append(k.start if k.start is None else b)
+                end.append(k.stop if k.stop is None and e != b else e)
+                step.append(st)
+                shape.append(len(range(b, e, st)))
+            else:
+                i = k + size if k < 0 else k
+                if not 0 <= i < size:
+                    raise IndexError("index %d is out of bounds for axis %d with size %d"
+                                     % (k, axis, size))
+                begin.append(i)
+                end.append(i + 1)
+                step.append(1)
+            axis += 1
+        shape.extend(self.shape[axis:])
+        out = _invoke("slice", {"begin": param_str(tuple(begin)), "end": param_str(tuple(end)),
+                                "step": param_str(tuple(step))}, [self]) if begin else self
+        if out.shape != tuple(shape):
+            out = out.reshape(tuple(shape)) if _recording() else NDArray(
+                out.handle.reshape(tuple(shape)))
+        return out
+
     def __getitem__(self, key):
-        view = self._view(key)
+        # first-axis ints and unit-step slices are views sharing memory, as in MXNet; recorded
+        # indexing must be an op for the gradient to flow
+        view = None if _recording() and _core.autograd_is_tracked(self.handle) else self._view(key)
         if view is not None:
             return view
+        out = self._basic_index(key)
+        if out is not None:
+            return out
+        if isinstance(key, NDArray) and key.ndim == 1 and not np.issubdtype(key.dtype, np.bool_):
+            return _invoke("take", {"axis": "0"}, [self, key])
         return array(self.asnumpy()[key], ctx=self.context, dtype=self.dtype)
 
     def __setitem__(self, key, value):
@@ -222,10 +311,17 @@ class NDArray:
 
 
 
+def _recording():
+    return _core.autograd_is_recording()
+
+
 def _invoke(op, params, inputs, out=None):
-    outs = [] if out is None else [o.handle for o in (out if isinstance(out, (list, tuple)) else [out])]
-    res = _core.invoke(op, params, [i.handle for i in inputs], outs)
+    outs = [] if out is None else (list(out) if isinstance(out, (list, tuple)) else [out])
+    res = _core.invoke(op, params, [i.handle for i in inputs], [o.handle for o in outs])
     if out is not None:
+        # the handles returned carry autograd's node when the call was recorded
+        for o, h in zip(outs, res):
+            o.handle = h
         return out
     res = [NDArray(h) for h in res]
     return res[0] if len(res) == 1 else res

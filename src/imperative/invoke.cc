@@ -2,6 +2,7 @@
 #include <string>
 
 #include "src/device/device_ops.h"
+#include "symnet/autograd.h"
 #include "symnet/executor.h"
 #include "symnet/imperative.h"
 #include "symnet/op_attr_types.h"
@@ -32,20 +33,16 @@ Device DeviceFromText(const std::string& text) {
 
 }  // namespace
 
-std::vector<NDArray> Invoke(const std::string& op_name,
-                            const std::map<std::string, std::string>& params,
-                            const std::vector<NDArray>& inputs, std::vector<NDArray> outputs) {
-  const Op* op = Op::Get(op_name);
-  std::map<std::string, std::string> dict = params;
-  if (!op->key_var_num_args.empty() && !dict.count(op->key_var_num_args))
-    dict[op->key_var_num_args] = std::to_string(inputs.size());
-  NodePtr n = CreateOpNode(op, op->name, dict, {});
+std::vector<NDArray> InvokeNode(const NodePtr& n, const std::vector<NDArray>& inputs,
+                                std::vector<NDArray> outputs, bool is_train) {
+  const Op* op = n->op();
   const std::string where = "operator " + op->name;
   SYMNET_CHECK_EQ(inputs.size(), n->num_inputs())
       << where << " takes " << n->num_inputs() << " inputs";
   const uint32_t nout = n->num_outputs();
   SYMNET_CHECK(outputs.size() <= nout) << where << " has " << nout << " outputs";
   outputs.resize(nout);
+  const auto& dict = n->attrs.dict;
   Device dev = Device::CPU();
   std::vector<Shape> in_shapes, out_shapes(nout);
   std::vector<DType> in_types, out_types(nout, DType::kUnknown);
@@ -75,9 +72,13 @@ std::vector<NDArray> Invoke(const std::string& op_name,
     out_types[i] = outputs[i].dtype();
   }
   try {
+    // a backward op without rules of its own runs on outputs its caller allocated (autograd
+    // gives them its forward inputs' shapes, as the graph's inference pass does)
     const auto* fs = op->attr<FInferShape>("FInferShape");
-    SYMNET_CHECK(fs) << "no shape rule";
-    (*fs)(n->attrs, &in_shapes, &out_shapes);
+    bool given = true;
+    for (const auto& o : outputs) given = given && !o.is_none();
+    SYMNET_CHECK(fs || given) << "no shape rule";
+    if (fs) (*fs)(n->attrs, &in_shapes, &out_shapes);
     // what the op's rule leaves open, its fallback may settle (see src/pass/infer_attr.cc)
     const auto* fallback = op->attr<FInferShape>("FInferShapeFallback");
     bool open = false;
@@ -110,6 +111,7 @@ std::vector<NDArray> Invoke(const std::string& op_name,
   }
   OpContext ctx;
   ctx.dev = dev;
+  ctx.is_train = is_train;
   ctx.workspace_cap_bytes = static_cast<size_t>(BindOptions::FromEnvironment().workspace_mb) << 20;
   std::unique_ptr<OpState> state;
   ctx.state = &state;
@@ -132,6 +134,19 @@ std::vector<NDArray> Invoke(const std::string& op_name,
   } catch (const Error& e) {
     SYMNET_THROW << where << ": " << e.what();
   }
+  return outputs;
+}
+
+std::vector<NDArray> Invoke(const std::string& op_name,
+                            const std::map<std::string, std::string>& params,
+                            const std::vector<NDArray>& inputs, std::vector<NDArray> outputs) {
+  const Op* op = Op::Get(op_name);
+  std::map<std::string, std::string> dict = params;
+  if (!op->key_var_num_args.empty() && !dict.count(op->key_var_num_args))
+    dict[op->key_var_num_args] = std::to_string(inputs.size());
+  NodePtr n = CreateOpNode(op, op->name, dict, {});
+  outputs = InvokeNode(n, inputs, std::move(outputs), autograd::IsTraining());
+  if (autograd::IsRecording()) autograd::Record(n, inputs, &outputs);
   outputs.resize(NumVisibleOutputs(*n));
   return outputs;
 }

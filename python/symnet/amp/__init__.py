@@ -11,6 +11,7 @@ The rewrite (C++, symnet::amp::ReducePrecision) runs Convolution/FullyConnected 
 target dtype, keeps softmax, losses and reductions in float32, lets relu/pooling/BatchNorm run
 in whatever arrives, and casts several-input ops to the widest dtype among their inputs.
 """
+import contextlib
 import sys
 import warnings
 
@@ -128,10 +129,60 @@ def init_trainer(trainer, loss_scaler=None):
     makes its optimizer keep float32 master weights for 16-bit parameters."""
     scaler = loss_scaler or LossScaler()
     trainer._amp_loss_scaler = scaler
+    # a Gluon Trainer's gradient scale before scale_loss changes it (MXNet's attribute name)
+    trainer._amp_original_scale = getattr(trainer, "_scale", 1.0)
     opt = getattr(trainer, "optimizer", None) or getattr(trainer, "_optimizer", None)
     if opt is not None:
         opt.multi_precision = True
     return scaler
+
+
+@contextlib.contextmanager
+def scale_loss(loss, optimizer_or_trainer):
+    """Gluon AMP: yields the loss (or list of losses) times the loss scale, to call backward
+    on; the trainer divides the gradients by the same scale when it steps (MXNet's recipe)."""
+    trainer = optimizer_or_trainer
+    scaler = getattr(trainer, "_amp_loss_scaler", None)
+    if scaler is None:
+        raise ValueError("scale_loss: call amp.init_trainer(trainer) first")
+    trainer._scale = trainer._amp_original_scale / scaler.loss_scale
+    if isinstance(loss, (list, tuple)):
+        yield [l * scaler.loss_scale for l in loss]
+    else:
+        yield loss * scaler.loss_scale
+
+
+def unscale(optimizer_or_trainer):
+    """Divides a Gluon trainer's gradients by the loss scale in place (to clip or inspect them
+    before step); the step then applies no scale of its own."""
+    trainer = optimizer_or_trainer
+    scaler = getattr(trainer, "_amp_loss_scaler", None)
+    if scaler is None:
+        raise ValueError("unscale: call amp.init_trainer(trainer) first")
+    inv = 1.0 / scaler.loss_scale
+    for p in trainer._params:
+        if p.grad_req != "null":
+            for g in p.list_grad():
+                g *= inv
+    trainer._scale = trainer._amp_original_scale
+
+
+def convert_hybrid_block(block, target_dtype="float16", target_dtype_ops=None, fp32_ops=None,
+                         conditional_fp32_ops=None, excluded_sym_names=None, ctx=None,
+                         cast_optional_params=False):
+    """A hybridized block whose graph runs in mixed precision: returns a SymbolBlock of the
+    converted graph sharing the block's parameters (run the block once first so its graph is
+    known)."""
+    from ..gluon.block import SymbolBlock
+    from .. import symbol as _sym
+    if getattr(block, "_cached", None) is None:
+        raise RuntimeError("convert_hybrid_block: hybridize() the block and run it once first")
+    graph = block._cached[0]
+    sym = convert_symbol(graph.symbol, target_dtype, target_dtype_ops, fp32_ops,
+                         conditional_fp32_ops, excluded_sym_names, data_names=graph.input_names)
+    out = SymbolBlock(sym, [_sym.var(n) for n in graph.input_names],
+                      params=block.collect_params())
+    return out
 
 
 def _lists(target_dtype):

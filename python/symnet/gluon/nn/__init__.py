@@ -1,0 +1,17 @@
+"""mx.gluon.nn: layers."""
+from .basic_layers import (ELU, GELU, SELU, Activation, BatchNorm, Dense, Dropout, Embedding,
+                           Flatten, GroupNorm, HybridLambda, HybridSequential, InstanceNorm,
+                           Lambda, LayerNorm, LeakyReLU, PReLU, Sequential, Swish)
+from .conv_layers import (AvgPool1D, AvgPool2D, AvgPool3D, Conv1D, Conv2D, Conv2DTranspose,
+                          Conv3D, GlobalAvgPool1D, GlobalAvgPool2D, GlobalAvgPool3D,
+                          GlobalMaxPool1D, GlobalMaxPool2D, GlobalMaxPool3D, MaxPool1D,
+                          MaxPool2D, MaxPool3D)
+from ..block import Block, HybridBlock, SymbolBlock
+
+__all__ = ["ELU", "GELU", "Activation", "AvgPool1D", "AvgPool2D", "AvgPool3D",
+           "BatchNorm", "Block", "Conv1D", "Conv2D", "Conv2DTranspose", "Conv3D", "Dense",
+           "Dropout", "Embedding", "Flatten", "GlobalAvgPool1D", "GlobalAvgPool2D",
+           "GlobalAvgPool3D", "GlobalMaxPool1D", "GlobalMaxPool2D", "GlobalMaxPool3D",
+           "GroupNorm", "HybridBlock", "HybridLambda", "HybridSequential", "InstanceNorm",
+           "Lambda", "LayerNorm", "LeakyReLU", "MaxPool1D", "MaxPool2D", "MaxPool3D", "PReLU",
+           "SELU", "Sequential", "Swish", "SymbolBlock"]

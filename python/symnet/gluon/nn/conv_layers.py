@@ -1,0 +1,136 @@
+"""Gluon's convolution and pooling layers (MXNet's gluon.nn conv_layers)."""
+from ..block import HybridBlock
+from .basic_layers import Activation
+
+
+def _tuple(x, n):
+    return tuple(x) if isinstance(x, (list, tuple)) else (x,) * n
+
+
+class _Conv(HybridBlock):
+    """Convolution / Deconvolution over 1-3 spatial dims; in_channels 0 = inferred."""
+
+    def __init__(self, channels, kernel_size, strides, padding, dilation, groups, layout,
+                 in_channels=0, activation=None, use_bias=True, weight_initializer=None,
+                 bias_initializer="zeros", op_name="Convolution", adj=None, **kwargs):
+        super().__init__(**kwargs)
+        n = len(kernel_size)
+        if layout not in (None, "NCW", "NCHW", "NCDHW"):
+            raise ValueError("%s: layout %s is not supported; symnet's layers take channels "
+                             "first (the executor picks the memory layout itself)"
+                             % (type(self).__name__, layout))
+        self._channels = channels
+        self._in_channels = in_channels
+        self._op_name = op_name
+        self._kwargs = {"kernel": kernel_size, "stride": _tuple(strides, n),
+                        "dilate": _tuple(dilation, n), "pad": _tuple(padding, n),
+                        "num_filter": channels, "num_group": groups, "no_bias": not use_bias}
+        if adj is not None:
+            self._kwargs["adj"] = _tuple(adj, n)
+        with self.name_scope():
+            if op_name == "Convolution":
+                wshape = (channels, in_channels // groups if in_channels else 0) + kernel_size
+            else:
+                wshape = (in_channels, channels // groups) + kernel_size
+            self.weight = self.params.get("weight", shape=wshape, init=weight_initializer,
+                                          allow_deferred_init=True)
+            self.bias = self.params.get("bias", shape=(channels,), init=bias_initializer,
+                                        allow_deferred_init=True) if use_bias else None
+            self.act = Activation(activation, prefix=activation + "_") if activation else None
+
+    def hybrid_forward(self, F, x, weight, bias=None):
+        op = getattr(F, self._op_name)
+        out = op(x, weight, **self._kwargs) if bias is None else op(x, weight, bias,
+                                                                     **self._kwargs)
+        return self.act(out) if self.act is not None else out
+
+    def _alias(self):
+        return "conv"
+
+
+class Conv1D(_Conv):
+    def __init__(self, channels, kernel_size, strides=1, padding=0, dilation=1, groups=1,
+                 layout="NCW", activation=None, use_bias=True, weight_initializer=None,
+                 bias_initializer="zeros", in_channels=0, **kwargs):
+        super().__init__(channels, _tuple(kernel_size, 1), strides, padding, dilation, groups,
+                         layout, in_channels, activation, use_bias, weight_initializer,
+                         bias_initializer, **kwargs)
+
+
+class Conv2D(_Conv):
+    def __init__(self, channels, kernel_size, strides=(1, 1), padding=(0, 0),
+                 dilation=(1, 1), groups=1, layout="NCHW", activation=None, use_bias=True,
+                 weight_initializer=None, bias_initializer="zeros", in_channels=0, **kwargs):
+        super().__init__(channels, _tuple(kernel_size, 2), strides, padding, dilation, groups,
+                         layout, in_channels, activation, use_bias, weight_initializer,
+                         bias_initializer, **kwargs)
+
+
+class Conv3D(_Conv):
+    def __init__(self, channels, kernel_size, strides=(1, 1, 1), padding=(0, 0, 0),
+                 dilation=(1, 1, 1), groups=1, layout="NCDHW", activation=None, use_bias=True,
+                 weight_initializer=None, bias_initializer="zeros", in_channels=0, **kwargs):
+        super().__init__(channels, _tuple(kernel_size, 3), strides, padding, dilation, groups,
+                         layout, in_channels, activation, use_bias, weight_initializer,
+                         bias_initializer, **kwargs)
+
+
+class Conv2DTranspose(_Conv):
+    def __init__(self, channels, kernel_size, strides=(1, 1), padding=(0, 0),
+                 output_padding=(0, 0), dilation=(1, 1), groups=1, layout="NCHW",
+                 activation=None, use_bias=True, weight_initializer=None,
+                 bias_initializer="zeros", in_channels=0, **kwargs):
+        super().__init__(channels, _tuple(kernel_size, 2), strides, padding, dilation, groups,
+                         layout, in_channels, activation, use_bias, weight_initializer,
+                         bias_initializer, op_name="Deconvolution", adj=output_padding,
+                         **kwargs)
+
+
+class _Pooling(HybridBlock):
+    def __init__(self, pool_size, strides, padding, ceil_mode, global_pool, pool_type,
+                 layout, count_include_pad=None, **kwargs):
+        super().__init__(**kwargs)
+        if layout not in (None, "NCW", "NCHW", "NCDHW"):
+            raise ValueError("%s: layout %s is not supported (channels first only)"
+                             % (type(self).__name__, layout))
+        n = len(pool_size)
+        if strides is None:
+            strides = pool_size
+        self._kwargs = {"kernel": pool_size, "stride": _tuple(strides, n),
+                        "pad": _tuple(padding, n), "global_pool": global_pool,
+                        "pool_type": pool_type,
+                        "pooling_convention": "full" if ceil_mode else "valid"}
+        if count_include_pad is not None:
+            self._kwargs["count_include_pad"] = count_include_pad
+
+    def _alias(self):
+        return "pool"
+
+    def hybrid_forward(self, F, x):
+        return F.Pooling(x, **self._kwargs)
+
+
+def _pool_class(name, n, pool_type, is_global):
+    def __init__(self, pool_size=(2,) * n if not is_global else None, strides=None,
+                 padding=0, layout=None, ceil_mode=False, count_include_pad=True, **kwargs):
+        size = (1,) * n if is_global else _tuple(pool_size, n)
+        _Pooling.__init__(self, size, None if is_global else strides,
+                          0 if is_global else padding, ceil_mode, is_global, pool_type,
+                          layout, count_include_pad if pool_type == "avg" else None, **kwargs)
+    return type(name, (_Pooling,), {"__init__": __init__, "__doc__":
+                                    "%s pooling over %d spatial dims%s." % (
+                                        pool_type, n, " (global)" if is_global else "")})
+
+
+MaxPool1D = _pool_class("MaxPool1D", 1, "max", False)
+MaxPool2D = _pool_class("MaxPool2D", 2, "max", False)
+MaxPool3D = _pool_class("MaxPool3D", 3, "max", False)
+AvgPool1D = _pool_class("AvgPool1D", 1, "avg", False)
+AvgPool2D = _pool_class("AvgPool2D", 2, "avg", False)
+AvgPool3D = _pool_class("AvgPool3D", 3, "avg", False)
+GlobalMaxPool1D = _pool_class("GlobalMaxPool1D", 1, "max", True)
+GlobalMaxPool2D = _pool_class("GlobalMaxPool2D", 2, "max", True)
+GlobalMaxPool3D = _pool_class("GlobalMaxPool3D", 3, "max", True)
+GlobalAvgPool1D = _pool_class("GlobalAvgPool1D", 1, "avg", True)
+GlobalAvgPool2D = _pool_class("GlobalAvgPool2D", 2, "avg", True)
+GlobalAvgPool3D = _pool_class("GlobalAvgPool3D", 3, "avg", True)

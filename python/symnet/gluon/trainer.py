@@ -1,0 +1,177 @@
+"""gluon.Trainer: applies an optimizer to a set of Parameters (MXNet's gluon.Trainer)."""
+import json
+
+import numpy as np
+
+from .. import ndarray as nd
+from .. import optimizer as opt
+from .parameter import Parameter, ParameterDict
+
+
+class Trainer:
+    """Updates parameters from their gradients: step(batch_size) = allreduce_grads() (sum over
+    contexts) + update(batch_size). With mx.amp.init_trainer, a step whose gradients overflow
+    is skipped (weights and optimizer state untouched) and the loss scale adapts."""
+
+    def __init__(self, params, optimizer, optimizer_params=None, kvstore="device",
+                 compression_params=None, update_on_kvstore=None):
+        if isinstance(params, (dict, ParameterDict)):
+            params = list(params.values())
+        if not isinstance(params, (list, tuple)):
+            raise ValueError("Trainer: params must be a ParameterDict, a dict or a list of "
+                             "Parameters, not %s" % type(params).__name__)
+        self._params = []
+        seen = set()
+        for p in params:
+            if not isinstance(p, Parameter):
+                raise ValueError("Trainer: %r is not a Parameter" % (p,))
+            if id(p) not in seen:
+                seen.add(id(p))
+                self._params.append(p)
+        if isinstance(kvstore, str) and kvstore.startswith("dist"):
+            raise ValueError("Trainer(kvstore=%r): distributed kvstores are not available yet"
+                             % kvstore)
+        self._kvstore = kvstore
+        self._scale = 1.0
+        optimizer_params = dict(optimizer_params or {})
+        if isinstance(optimizer, opt.Optimizer):
+            if optimizer_params:
+                raise ValueError("optimizer_params must be empty when optimizer is an instance")
+            self._optimizer = optimizer
+        else:
+            self._optimizer = opt.create(optimizer, **optimizer_params)
+        self._scale = self._optimizer.rescale_grad
+        # Gluon scales every parameter by its own lr_mult / wd_mult (no name rule)
+        self._optimizer.set_lr_mult({i: p.lr_mult for i, p in enumerate(self._params)})
+        self._optimizer.set_wd_mult({i: p.wd_mult for i, p in enumerate(self._params)})
+        self._states = {}
+        self._amp_loss_scaler = None
+        self._amp_original_scale = self._scale
+        self.num_skipped = 0
+
+    @property
+    def learning_rate(self):
+        o = self._optimizer
+        return o.lr_scheduler(o.num_update) if o.lr_scheduler else o.lr
+
+    @property
+    def optimizer(self):
+        return self._optimizer
+
+    def set_learning_rate(self, lr):
+        self._optimizer.set_learning_rate(lr)
+
+    @property
+    def loss_scale(self):
+        """The dynamic loss scale with AMP (1.0 without)."""
+        return 1.0 if self._amp_loss_scaler is None else self._amp_loss_scaler.loss_scale
+
+    def _trained(self):
+        return [(i, p) for i, p in enumerate(self._params) if p.grad_req != "null"]
+
+    def allreduce_grads(self):
+        """Sums each parameter's gradients over its contexts and gives every context the sum."""
+        for _, p in self._trained():
+            grads = p.list_grad()
+            if len(grads) > 1:
+                total = nd.add_n(*[g.as_in_context(grads[0].context) for g in grads])
+                for g in grads:
+                    total.copyto(g)
+
+    def step(self, batch_size, ignore_stale_grad=False):
+        """allreduce_grads() then update(batch_size): gradients are divided by batch_size."""
+        self.allreduce_grads()
+        return self.update(batch_size, ignore_stale_grad)
+
+    def update(self, batch_size, ignore_stale_grad=False):
+        """Applies the optimizer; returns False when AMP found an overflow and skipped it."""
+        trained = self._trained()
+        fresh = {}
+        for i, p in trained:
+            for ctx in p.list_ctx():
+                fresh[(i, ctx)] = p._fresh_grad(ctx)
+                if not fresh[(i, ctx)] and not ignore_stale_grad:
+                    raise UserWarning(
+                        "Gradient of Parameter '%s' on context %s has not been updated by "
+                        "backward since the last step. This could mean a bug in your model that "
+                        "made it only use a subset of the Parameters (Blocks) for this "
+                        "iteration. If you are intentionally only using a subset, call step "
+                        "with ignore_stale_grad=True to suppress this warning and skip updating "
+                        "of Parameters with stale gradient" % (p.name, ctx))
+        if self._amp_loss_scaler is not None:
+            grads = [g for _, p in trained for g in p.list_grad()]
+            if self._amp_loss_scaler.check_step(grads) == 0.0:
+                self.num_skipped += 1
+                return False
+        self._optimizer.rescale_grad = self._scale / batch_size
+        for c in range(max((len(p.list_ctx()) for _, p in trained), default=0)):
+            indices, weights, grads, states = [], [], [], []
+            for i, p in trained:
+                ctxs = p.list_ctx()
+                if c >= len(ctxs) or not fresh[(i, ctxs[c])] and ignore_stale_grad:
+                    continue
+                w, g = p.list_data()[c], p.list_grad()[c]
+                if (i, c) not in self._states:
+                    self._states[(i, c)] = self._optimizer.create_state(i, w)
+                indices.append(i)
+                weights.append(w)
+                grads.append(g)
+                states.append(self._states[(i, c)])
+            if not indices:
+                continue
+            # the counters advance once per step, not once per context
+            if c > 0:
+                saved = (self._optimizer.num_update, dict(self._optimizer._index_update_count))
+            if hasattr(self._optimizer, "update_multi"):
+                self._optimizer.update_multi(indices, weights, grads, states)
+            else:
+                for i, w, g, s in zip(indices, weights, grads, states):
+                    self._optimizer.update(i, w, g, s)
+            if c > 0:
+                self._optimizer.num_update, self._optimizer._index_update_count = saved
+        return True
+
+    # ---- optimizer state files ----------------------------------------------------------------
+    def save_states(self, fname):
+        """Writes the optimizer state in symnet's own format: an MXNet .params file of the state
+        arrays plus a JSON header (no pickle: loading it runs no code)."""
+        arrays, layout = {}, {}
+        for (i, c), state in self._states.items():
+            key = "%d/%d" % (i, c)
+            parts = state if isinstance(state, (list, tuple)) else [state]
+            layout[key] = {"tuple": isinstance(state, (list, tuple)),
+                           "none": [s is None for s in parts]}
+            for k, s in enumerate(parts):
+                if s is not None:
+                    arrays["%s/%d" % (key, k)] = s
+        o = self._optimizer
+        meta = {"format": "symnet-trainer-states-1", "num_update": o.num_update,
+                "index_update_count": {str(k): v for k, v in o._index_update_count.items()},
+                "layout": layout,
+                "loss_scaler": None if self._amp_loss_scaler is None
+                else self._amp_loss_scaler.state_dict()}
+        arrays["__meta__"] = nd.array(np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8),
+                                      dtype="uint8")
+        nd.save(fname, arrays)
+
+    def load_states(self, fname):
+        loaded = nd.load(fname)
+        if not isinstance(loaded, dict) or "__meta__" not in loaded:
+            raise ValueError("%s is not a symnet Trainer state file (save_states writes them; "
+                             "MXNet's pickled states are not read: unpickling runs code)" % fname)
+        meta = json.loads(loaded.pop("__meta__").asnumpy().astype(np.uint8).tobytes().decode())
+        if meta.get("format") != "symnet-trainer-states-1":
+            raise ValueError("%s: unknown trainer state format %r" % (fname, meta.get("format")))
+        self._states = {}
+        for key, info in meta["layout"].items():
+            i, c = (int(v) for v in key.split("/"))
+            p = self._params[i]
+            ctx = p.list_ctx()[c]
+            parts = [None if none else loaded["%s/%d" % (key, k)].as_in_context(ctx)
+                     for k, none in enumerate(info["none"])]
+            self._states[(i, c)] = tuple(parts) if info["tuple"] else parts[0]
+        o = self._optimizer
+        o.num_update = meta["num_update"]
+        o._index_update_count = {int(k): v for k, v in meta["index_update_count"].items()}
+        if meta.get("loss_scaler") and self._amp_loss_scaler is not None:
+            self._amp_loss_scaler.load_state_dict(meta["loss_scaler"])
