@@ -20,7 +20,9 @@ namespace symnet {
 struct AutogradRecord {
   /*! \brief Every output's value, hidden ones included, detached (no node: no cycles). */
   std::vector<NDArray> outputs;
-  /*! \brief attach_grad's variables: the gradient buffer and how backward writes it. */
+  /*! \brief attach_grad's variables (`marked`): the gradient buffer and how backward writes
+   *  it (no buffer with grad_req kNullOp). A marked variable outlives every backward. */
+  bool marked = false;
   NDArray grad;
   OpReqType grad_req = kNullOp;
   /*! \brief Set when a backward wrote `grad`; Gluon's Trainer reads and clears it (stale). */

@@ -31,13 +31,13 @@ void InitAutograd(py::module_& m) {
   m.def("autograd_grad_of", &autograd::GradOf);
   m.def("autograd_grad_req", [](const NDArray& var) -> py::object {
     const NodePtr& n = var.autograd_node();
-    if (!n || !n->is_variable() || !n->ag) return py::none();
+    if (!n || !n->ag || !n->ag->marked) return py::none();
     return py::str(ReqName(n->ag->grad_req));
   });
   // whether a backward wrote the gradient since the last call (Gluon's stale-gradient check)
   m.def("autograd_take_fresh", [](const NDArray& var) {
     const NodePtr& n = var.autograd_node();
-    if (!n || !n->is_variable() || !n->ag) return false;
+    if (!n || !n->ag || !n->ag->marked) return false;
     const bool fresh = n->ag->fresh;
     n->ag->fresh = false;
     return fresh;

@@ -126,10 +126,6 @@ def grad(heads, variables, head_grads=None, retain_graph=None, create_graph=Fals
     single = isinstance(variables, NDArray)
     heads = _handles(heads, "heads")
     variables = _handles(variables, "variables")
-    for i, v in enumerate(variables):
-        if _core.autograd_grad_req(v.handle) is None:
-            raise ValueError("grad: variables[%d] is not marked; call attach_grad() on it before "
-                             "recording" % i)
     retain = create_graph if retain_graph is None else retain_graph
     res = _core.autograd_backward([h.handle for h in heads], _head_grads(heads, head_grads),
                                   [v.handle for v in variables], bool(retain), bool(train_mode))

@@ -85,7 +85,7 @@ std::vector<NDArray> CallFunctionBackward(const Node& n, const std::vector<NDArr
 /*! \brief Frees the values a backward read, keeping attach_grad's variables. */
 void Release(const std::vector<NodeEntry>& heads) {
   DFSVisit(heads, [](const NodePtr& n) {
-    if (!n->ag || (n->is_variable() && !n->ag->grad.is_none())) return;
+    if (!n->ag || n->ag->marked) return;
     n->ag->outputs.clear();
     n->ag->backward = nullptr;
     n->ag->released = true;
@@ -113,6 +113,7 @@ void MarkVariable(NDArray* var, const NDArray& grad, OpReqType req) {
       << "attach_grad: the gradient buffer has shape " << grad.shape() << " but the array "
       << var->shape();
   NodePtr v = ValueNode(*var, "var");
+  v->ag->marked = true;
   v->ag->grad = grad;
   v->ag->grad_req = req;
   var->set_autograd_entry(v, 0);
@@ -120,7 +121,7 @@ void MarkVariable(NDArray* var, const NDArray& grad, OpReqType req) {
 
 NDArray GradOf(const NDArray& var) {
   const NodePtr& n = var.autograd_node();
-  if (!n || !n->is_variable() || !n->ag) return NDArray();
+  if (!n || !n->ag || !n->ag->marked) return NDArray();
   return n->ag->grad;
 }
 
@@ -188,14 +189,14 @@ std::vector<NDArray> Backward(const std::vector<NDArray>& heads,
   std::vector<NodePtr> xs;
   if (variables.empty()) {
     DFSVisit(ys, [&](const NodePtr& n) {
-      if (n->is_variable() && n->ag && n->ag->grad_req != kNullOp) xs.push_back(n);
+      if (n->ag && n->ag->marked && n->ag->grad_req != kNullOp) xs.push_back(n);
     });
     SYMNET_CHECK(!xs.empty()) << "backward: the heads depend on no array with attach_grad() "
                                  "(call attach_grad() on the parameters before recording)";
   } else {
     for (size_t i = 0; i < variables.size(); ++i) {
       const NodePtr& n = variables[i].autograd_node();
-      SYMNET_CHECK(n && n->is_variable() && n->ag)
+      SYMNET_CHECK(n && n->ag && n->ag->marked)
           << "grad: variable " << i << " is not marked; call attach_grad() on it before "
           << "recording";
       xs.push_back(n);

@@ -217,3 +217,21 @@ def test_indexing_any_axis_matches_numpy():
     np.testing.assert_array_equal(a[nd.array([1, 0], dtype="int32")].asnumpy(), a0[[1, 0]])
     with pytest.raises(IndexError):
         a[0, 5]
+
+
+def test_a_variable_marked_without_gradient_survives_backward():
+    """attach_grad('null') tracks an array without a gradient; a backward frees the values it
+    read, but never a marked variable's, so the array can be recorded again."""
+    x = nd.array([1.0, 2.0])
+    x.attach_grad(grad_req="null")
+    w = nd.array([3.0, 4.0])
+    w.attach_grad()
+    for _ in range(2):
+        with autograd.record():
+            y = nd.sum(x * w)
+        y.backward()
+        np.testing.assert_allclose(w.grad.asnumpy(), [1.0, 2.0])
+    with autograd.record():
+        y = nd.sum(x * w)
+    with pytest.raises(mx.MXNetError, match="not marked"):
+        autograd.grad(y, [nd.array([1.0])])

@@ -292,12 +292,13 @@ class _CachedGraph:
         self.aux_names = symbol.list_auxiliary_states()
         self.executors = {}
         self.num_binds = 0
-
-    def _params(self):
-        return {p.name: p for p in self.block.collect_params().values()}
+        # the block's parameters cannot change without clearing this graph (register_child,
+        # cast and hybridize drop it), so they are looked up once, not on every call
+        self.params = {p.name: p for p in block.collect_params().values()}
+        self.arg_params = [self.params[n] for n in self.arg_names if n in self.params]
 
     def _bind(self, ctx, inputs, train, tracked, param_grads):
-        params = self._params()
+        params = self.params
         args, grads, reqs = {}, {}, {}
         for name, x in zip(self.input_names, inputs):
             args[name] = nd.zeros(x.shape, ctx=ctx, dtype=x.dtype)
@@ -332,8 +333,7 @@ class _CachedGraph:
         recording = autograd.is_recording()
         train = autograd.is_training()
         tracked = tuple(recording and _core.autograd_is_tracked(x.handle) for x in inputs)
-        params = self._params()
-        arg_params = [params[n] for n in self.arg_names if n in params]
+        arg_params = self.arg_params
         param_grads = recording and any(p.grad_req != "null" for p in arg_params)
         record = any(tracked) or param_grads
         key = (tuple((x.shape, x.handle.dtype) for x in inputs), str(ctx), train, tracked,
@@ -436,9 +436,6 @@ class HybridBlock(Block):
         for p in self.collect_params().values():
             if shapes.get(p.name):
                 p.shape = shapes[p.name]
-
-    def infer_type(self, *args):
-        pass
 
     def _finish_deferred(self, *args):
         params = self.collect_params().values()

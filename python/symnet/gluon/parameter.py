@@ -224,6 +224,10 @@ class Parameter:
         return _sym.var(self.name, shape=shape, dtype=self.dtype, lr_mult=self.lr_mult,
                         wd_mult=self.wd_mult)
 
+    def _reduce(self):
+        """The value to save: the first context's copy, as MXNet saves."""
+        return next(iter(self._data.values())).detach() if self._data else None
+
     def _fresh_grad(self, ctx):
         """Whether backward wrote this context's gradient since the last check (clears it)."""
         return _core.autograd_take_fresh(self._data[ctx].handle)
@@ -380,14 +384,6 @@ class ParameterDict:
     def load(self, filename, ctx=None, allow_missing=False, ignore_extra=False, restore_prefix=""):
         loaded = {restore_prefix + k.split(":", 1)[-1]: v for k, v in nd.load(filename).items()}
         _load_into(self._params, loaded, ctx, allow_missing, ignore_extra, filename)
-
-
-def _reduce(self):
-    """The value to save: the first context's copy, as MXNet saves."""
-    return next(iter(self._data.values())).detach() if self._data else None
-
-
-Parameter._reduce = _reduce
 
 
 def _load_into(params, loaded, ctx, allow_missing, ignore_extra, filename):
