@@ -2,6 +2,7 @@
  * \brief Plain-loop convolution (forward, backward) for any float dtype; each operand may be
  *  stored channels-first or channels-last (addressed through strides).
  */
+#include <algorithm>
 #include <cstring>
 
 #include "convolution.h"
@@ -33,26 +34,37 @@ struct Geo3 {
 };
 
 /*!
- * \brief Visits every (output position, kernel tap, input position) triple of one channel pair:
- *  f(out_index, kernel_index, in_index).
+ * \brief Visits every run of output positions along the innermost spatial axis that reads one
+ *  kernel tap inside the input: f(out_index, kernel_index, in_index, count), where output
+ *  out_index + t reads input in_index + t * stride for t < count. Working on runs instead of
+ *  single taps takes the bounds checks and index arithmetic out of the inner loop (5-10x on
+ *  float64, which has no oneDNN path and is what gradient checks run).
  */
 template <typename F>
-inline void ForEachTap(const Geo3& g, F f) {
+inline void ForEachTapRun(const Geo3& g, F f) {
+  if (g.k_size() == 1 && g.in_size() == g.out_size() && g.s[2] == 1 && g.p[0] == 0 && g.p[1] == 0 &&
+      g.p[2] == 0 && g.s[0] == 1 && g.s[1] == 1) {
+    f(0, 0, 0, g.out_size());  // a 1x1 convolution, stride 1, no padding: one run of the plane
+    return;
+  }
   for (int64_t od = 0; od < g.out[0]; ++od)
     for (int64_t oh = 0; oh < g.out[1]; ++oh)
-      for (int64_t ow = 0; ow < g.out[2]; ++ow) {
-        const int64_t oi = (od * g.out[1] + oh) * g.out[2] + ow;
-        for (int64_t kd = 0; kd < g.k[0]; ++kd) {
-          const int64_t id = od * g.s[0] - g.p[0] + kd * g.d[0];
-          if (id < 0 || id >= g.in[0]) continue;
-          for (int64_t kh = 0; kh < g.k[1]; ++kh) {
-            const int64_t ih = oh * g.s[1] - g.p[1] + kh * g.d[1];
-            if (ih < 0 || ih >= g.in[1]) continue;
-            for (int64_t kw = 0; kw < g.k[2]; ++kw) {
-              const int64_t iw = ow * g.s[2] - g.p[2] + kw * g.d[2];
-              if (iw < 0 || iw >= g.in[2]) continue;
-              f(oi, (kd * g.k[1] + kh) * g.k[2] + kw, (id * g.in[1] + ih) * g.in[2] + iw);
-            }
+      for (int64_t kd = 0; kd < g.k[0]; ++kd) {
+        const int64_t id = od * g.s[0] - g.p[0] + kd * g.d[0];
+        if (id < 0 || id >= g.in[0]) continue;
+        for (int64_t kh = 0; kh < g.k[1]; ++kh) {
+          const int64_t ih = oh * g.s[1] - g.p[1] + kh * g.d[1];
+          if (ih < 0 || ih >= g.in[1]) continue;
+          for (int64_t kw = 0; kw < g.k[2]; ++kw) {
+            // ow reads iw = ow * s + off, inside [0, in) for ow in [lo, hi]
+            const int64_t off = kw * g.d[2] - g.p[2], s = g.s[2];
+            const int64_t lo = off >= 0 ? 0 : (-off + s - 1) / s;
+            const int64_t last_in = g.in[2] - 1 - off;
+            if (last_in < 0) continue;
+            const int64_t hi = std::min(g.out[2] - 1, last_in / s);
+            if (hi < lo) continue;
+            f((od * g.out[1] + oh) * g.out[2] + lo, (kd * g.k[1] + kh) * g.k[2] + kw,
+              (id * g.in[1] + ih) * g.in[2] + lo * s + off, hi - lo + 1);
           }
         }
       }
@@ -99,15 +111,18 @@ void Forward(const ConvGeometry& cg, const TBlob& xb, const TBlob& wb, const T* 
   const T* x = xb.dptr<T>();
   const T* w = wb.dptr<T>();
   auto val = [](const T& v) { return static_cast<double>(static_cast<AccType<T>>(v)); };
+  const int64_t xstep = g.s[2] * xs.sp;
   std::vector<double> acc(static_cast<size_t>(cg.n * cg.o * osz), 0.0);
 #pragma omp parallel for
   for (int64_t no = 0; no < cg.n * cg.o; ++no) {
     const int64_t n = no / cg.o, o = no % cg.o, grp = o / opg;
     double* out = &acc[no * osz];
     for (int64_t ci = 0; ci < cpg; ++ci) {
-      const int64_t c = grp * cpg + ci;
-      ForEachTap(g, [&](int64_t oi, int64_t ki, int64_t ii) {
-        out[oi] += val(x[xs.at(n, c, ii)]) * val(w[ws.at(o, ci, ki)]);
+      const T* xc = x + xs.at(n, grp * cpg + ci, 0);
+      ForEachTapRun(g, [&](int64_t oi, int64_t ki, int64_t ii, int64_t count) {
+        const double wv = val(w[ws.at(o, ci, ki)]);
+        const T* xp = xc + ii * xs.sp;
+        for (int64_t t = 0; t < count; ++t) out[oi + t] += val(xp[t * xstep]) * wv;
       });
     }
     if (b)
@@ -128,6 +143,7 @@ void Backward(const ConvGeometry& cg, const TBlob& dyb, const TBlob& xb, const T
   const T* x = xb.dptr<T>();
   const T* w = wb.dptr<T>();
   auto val = [](const T& v) { return static_cast<double>(static_cast<AccType<T>>(v)); };
+  const int64_t xstep = g.s[2] * xs.sp;
   std::vector<double> gx(static_cast<size_t>(cg.n * cg.c * isz), 0.0);
   std::vector<double> gw(static_cast<size_t>(cg.o * cpg * ksz), 0.0);
   std::vector<double> gb(static_cast<size_t>(cg.o), 0.0);
@@ -142,8 +158,12 @@ void Backward(const ConvGeometry& cg, const TBlob& dyb, const TBlob& xb, const T
     double* gxc = &gx[nc * isz];
     for (int64_t oo = 0; oo < opg; ++oo) {
       const int64_t o = grp * opg + oo;
-      ForEachTap(g, [&](int64_t oi, int64_t ki, int64_t ii) {
-        gxc[ii] += val(dy[ys.at(n, o, oi)]) * val(w[ws.at(o, ci, ki)]);
+      const T* dyo = dy + ys.at(n, o, 0);
+      ForEachTapRun(g, [&](int64_t oi, int64_t ki, int64_t ii, int64_t count) {
+        const double wv = val(w[ws.at(o, ci, ki)]);
+        const T* dyp = dyo + oi * ys.sp;
+        double* gxp = gxc + ii;
+        for (int64_t t = 0; t < count; ++t) gxp[t * g.s[2]] += val(dyp[t * ys.sp]) * wv;
       });
     }
   }
@@ -153,10 +173,16 @@ void Backward(const ConvGeometry& cg, const TBlob& dyb, const TBlob& xb, const T
     const int64_t grp = o / opg;
     for (int64_t n = 0; n < cg.n; ++n) {
       for (int64_t i = 0; i < osz; ++i) gb[o] += val(dy[ys.at(n, o, i)]);
+      const T* dyo = dy + ys.at(n, o, 0);
       for (int64_t ci = 0; ci < cpg; ++ci) {
         double* gwc = &gw[(o * cpg + ci) * ksz];
-        ForEachTap(g, [&](int64_t oi, int64_t ki, int64_t ii) {
-          gwc[ki] += val(dy[ys.at(n, o, oi)]) * val(x[xs.at(n, grp * cpg + ci, ii)]);
+        const T* xc = x + xs.at(n, grp * cpg + ci, 0);
+        ForEachTapRun(g, [&](int64_t oi, int64_t ki, int64_t ii, int64_t count) {
+          const T* dyp = dyo + oi * ys.sp;
+          const T* xp = xc + ii * xs.sp;
+          double sum = 0.0;
+          for (int64_t t = 0; t < count; ++t) sum += val(dyp[t * ys.sp]) * val(xp[t * xstep]);
+          gwc[ki] += sum;
         });
       }
     }

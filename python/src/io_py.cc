@@ -1,5 +1,12 @@
-/*! \brief RecordIO and ImageRecordIter bindings. */
+/*! \brief RecordIO, ImageRecordIter, image decoding and data-loading worker bindings. */
+#include <omp.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "bindings.h"
+#include "src/io/jpeg_codec.h"
 #include "symnet/file_io.h"
 #include "symnet/image_record_iter.h"
 #include "symnet/recordio.h"
@@ -7,7 +14,59 @@
 namespace symnet {
 namespace python {
 
+namespace {
+
+/*! \brief Decodes JPEG bytes to an (H, W, C) uint8 numpy array that owns the decoded pixels. */
+py::array_t<uint8_t> DecodeImage(const py::buffer& buf, int flag, bool to_rgb) {
+  const py::buffer_info info = buf.request();
+  SYMNET_CHECK(info.ndim <= 1 && (info.ndim == 0 || info.strides[0] == info.itemsize))
+      << "imdecode: the buffer must be contiguous bytes, not an array of " << info.ndim << " dims";
+  std::string bytes(static_cast<const char*>(info.ptr),
+                    static_cast<size_t>(info.size * info.itemsize));
+  SYMNET_CHECK(flag == 0 || flag == 1)
+      << "imdecode: flag must be 0 (grayscale) or 1 (colour), not " << flag;
+  auto* pixels = new std::vector<uint8_t>();
+  py::capsule owner(pixels, [](void* p) { delete static_cast<std::vector<uint8_t>*>(p); });
+  int height = 0, width = 0;
+  const int channels = flag == 0 ? 1 : 3;
+  std::string why;
+  bool ok;
+  {
+    py::gil_scoped_release release;  // decoding threads (DataLoader thread_pool) run in parallel
+    if (flag == 0) {
+      ok = io::DecodeJPEGGray(bytes, &height, &width, pixels, &why);
+    } else {
+      io::Image img;
+      ok = io::DecodeJPEG(bytes, &img, &why);
+      height = img.height;
+      width = img.width;
+      *pixels = std::move(img.rgb);
+      if (ok && !to_rgb) {  // OpenCV's channel order, as MXNet's imdecode(to_rgb=False) gives
+        for (size_t i = 0; i + 2 < pixels->size(); i += 3)
+          std::swap((*pixels)[i], (*pixels)[i + 2]);
+      }
+    }
+  }
+  SYMNET_CHECK(ok) << "imdecode: cannot decode the " << bytes.size() << "-byte image: " << why;
+  const py::ssize_t h = height, w = width, c = channels;
+  return py::array_t<uint8_t>({h, w, c}, {w * c, c, py::ssize_t{1}}, pixels->data(), owner);
+}
+
+}  // namespace
+
 void InitIO(py::module_& m) {
+  m.def("imdecode", &DecodeImage, py::arg("buf"), py::arg("flag") = 1, py::arg("to_rgb") = true);
+  // A process forked from one that has run OpenMP regions inherits libgomp's thread pool without
+  // its threads: its next parallel region waits for them forever. gluon's DataLoader workers
+  // call this with 1 first (as MXNet's fork handler does), so regions there run on one thread.
+  m.def(
+      "set_omp_num_threads",
+      [](int n) {
+        const int old = omp_get_max_threads();
+        omp_set_num_threads(n);
+        return old;
+      },
+      py::arg("n"));
   py::class_<RecordIOFile>(m, "RecordIOFile")
       .def(py::init([](const std::string& path, const std::string& mode) {
         SYMNET_CHECK(mode == "r" || mode == "w")

@@ -23,6 +23,7 @@ from . import lr_scheduler
 from . import metric
 from . import io
 from . import recordio
+from . import image
 from . import viz
 from . import callback
 from . import kvstore

@@ -20,6 +20,19 @@ def _np(x):
     return x.asnumpy() if isinstance(x, NDArray) else np.asarray(x)
 
 
+def _listed(x):
+    """A bare array (NDArray or numpy) as a one-element list, as MXNet's metrics accept it."""
+    return [x] if isinstance(x, (NDArray, np.ndarray)) else x
+
+
+def _pairs(labels, preds):
+    labels, preds = _listed(labels), _listed(preds)
+    if len(labels) != len(preds):
+        raise ValueError("metric update: %d label arrays for %d prediction arrays"
+                         % (len(labels), len(preds)))
+    return zip(labels, preds)
+
+
 def _class_labels(label, num_classes, metric):
     """Labels as class indices (int64, flat), checked as the training ops check them: a label
     that is fractional, NaN or outside [0, num_classes) is an error naming the metric, the
@@ -101,7 +114,7 @@ class Accuracy(EvalMetric):
         super().__init__(name, **kw)
 
     def update(self, labels, preds):
-        for label, pred in zip(labels, preds):
+        for label, pred in _pairs(labels, preds):
             p, l = _np(pred), _np(label)
             num_classes = None
             if p.shape != l.shape:
@@ -121,7 +134,7 @@ class TopKAccuracy(EvalMetric):
         super().__init__("%s_%d" % (name, top_k), **kw)
 
     def update(self, labels, preds):
-        for label, pred in zip(labels, preds):
+        for label, pred in _pairs(labels, preds):
             p = _np(pred)
             l = _class_labels(label, p.shape[1], self.name)
             top = np.argsort(-p, axis=1)[:, :self.top_k]
@@ -136,7 +149,7 @@ class CrossEntropy(EvalMetric):
         super().__init__(name, **kw)
 
     def update(self, labels, preds):
-        for label, pred in zip(labels, preds):
+        for label, pred in _pairs(labels, preds):
             p = _np(pred)
             l = _class_labels(label, p.shape[1], self.name)
             prob = p[np.arange(len(l)), l]
@@ -154,7 +167,7 @@ class Perplexity(EvalMetric):
         super().__init__(name, **kw)
 
     def update(self, labels, preds):
-        for label, pred in zip(labels, preds):
+        for label, pred in _pairs(labels, preds):
             p = np.moveaxis(_np(pred), self.axis, -1)
             p = p.reshape(-1, p.shape[-1])
             lab = np.asarray(_np(label)).reshape(-1)
@@ -185,7 +198,7 @@ class Loss(EvalMetric):
         super().__init__(name, **kw)
 
     def update(self, _, preds):
-        for pred in preds:
+        for pred in _listed(preds):
             p = _np(pred)
             self.sum_metric += float(p.sum())
             self.num_inst += p.size
@@ -248,6 +261,6 @@ class CustomMetric(EvalMetric):
         super().__init__(name or getattr(feval, "__name__", "custom"), **kw)
 
     def update(self, labels, preds):
-        for label, pred in zip(labels, preds):
+        for label, pred in _pairs(labels, preds):
             self.sum_metric += float(self._feval(_np(label), _np(pred)))
             self.num_inst += 1

@@ -424,13 +424,13 @@ def waitall():
         _core.synchronize(i)
 
 
-def concat(*arrays, dim=1):
-    return array(np.concatenate([a.asnumpy() for a in arrays], axis=dim), dtype=arrays[0].dtype)
-
-
 from ._op_gen import populate as _populate  # noqa: E402
 
 _populate(globals(), "ndarray")
+
+from ._fluent import add_fluent_methods as _add_fluent_methods  # noqa: E402
+
+_add_fluent_methods(NDArray, globals())
 
 # mx.nd.random: MXNet's sampling functions (scalar parameters: _random_*, array ones: _sample_*)
 import sys as _sys  # noqa: E402

@@ -89,6 +89,14 @@ class Symbol:
     def __deepcopy__(self, memo):
         return Symbol(self.handle.copy())
 
+    def reshape(self, *args, **kwargs):
+        """x.reshape((0, -1)) or x.reshape(shape=(0, -1)), as on an NDArray."""
+        return globals()["reshape"](self, *args, **kwargs)
+
+    def astype(self, dtype):
+        """This symbol cast to `dtype` (a Cast node)."""
+        return globals()["Cast"](self, dtype=dtype_name(dtype))
+
     def copy(self):
         return self.__copy__()
 
@@ -371,6 +379,10 @@ def arange(start, stop=None, step=1.0, repeat=1, infer_range=False, name=None, d
 from ._op_gen import populate as _populate  # noqa: E402
 
 _populate(globals(), "symbol")
+
+from ._fluent import add_fluent_methods as _add_fluent_methods  # noqa: E402
+
+_add_fluent_methods(Symbol, globals())
 
 # mx.sym.random: MXNet's sampling functions (scalar parameters: _random_*, array ones: _sample_*)
 import sys as _sys  # noqa: E402

@@ -55,7 +55,12 @@ int64_t MaxImagePixels() {
   return limit;
 }
 
-bool DecodeJPEG(const std::string& bytes, Image* out, std::string* why) {
+namespace {
+
+// One decoder for both outputs: libjpeg converts to `space` itself (for grayscale it keeps the
+// luma plane, as OpenCV's IMREAD_GRAYSCALE does, instead of converting decoded RGB back).
+bool Decode(const std::string& bytes, J_COLOR_SPACE space, int channels, int* height, int* width,
+            std::vector<uint8_t>* pixels, std::string* why) {
   if (bytes.size() < 4 || static_cast<uint8_t>(bytes[0]) != 0xFF ||
       static_cast<uint8_t>(bytes[1]) != 0xD8) {
     *why = "not a JPEG image (no SOI marker)";
@@ -74,30 +79,31 @@ bool DecodeJPEG(const std::string& bytes, Image* out, std::string* why) {
   jpeg_create_decompress(&cinfo);
   jpeg_mem_src(&cinfo, reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
   jpeg_read_header(&cinfo, TRUE);
-  const int64_t pixels = static_cast<int64_t>(cinfo.image_width) * cinfo.image_height;
-  if (pixels > MaxImagePixels()) {
+  const int64_t image_pixels = static_cast<int64_t>(cinfo.image_width) * cinfo.image_height;
+  if (image_pixels > MaxImagePixels()) {
     jpeg_destroy_decompress(&cinfo);
     *why = "JPEG image of " + std::to_string(cinfo.image_width) + " x " +
            std::to_string(cinfo.image_height) + " pixels exceeds the limit of " +
            std::to_string(MaxImagePixels()) + " pixels (SYMNET_MAX_IMAGE_PIXELS)";
     return false;
   }
-  cinfo.out_color_space = JCS_RGB;
+  cinfo.out_color_space = space;
   jpeg_start_decompress(&cinfo);
-  out->height = static_cast<int>(cinfo.output_height);
-  out->width = static_cast<int>(cinfo.output_width);
+  *height = static_cast<int>(cinfo.output_height);
+  *width = static_cast<int>(cinfo.output_width);
+  const size_t row_bytes = static_cast<size_t>(*width) * channels;
   try {
-    out->rgb.resize(static_cast<size_t>(out->height) * out->width * 3);
+    pixels->resize(static_cast<size_t>(*height) * row_bytes);
   } catch (const std::bad_alloc&) {
     jpeg_destroy_decompress(&cinfo);
-    *why = "out of memory for a " + std::to_string(out->width) + " x " +
-           std::to_string(out->height) + " image";
+    *why = "out of memory for a " + std::to_string(*width) + " x " + std::to_string(*height) +
+           " image";
     return false;
   }
   // stop at the first sign of damage: the rest would be grey filler, and decoding it for a
   // hostile header that claims a huge image would take long
   while (cinfo.output_scanline < cinfo.output_height && !err.damaged) {
-    JSAMPROW row = &out->rgb[static_cast<size_t>(cinfo.output_scanline) * out->width * 3];
+    JSAMPROW row = &(*pixels)[static_cast<size_t>(cinfo.output_scanline) * row_bytes];
     jpeg_read_scanlines(&cinfo, &row, 1);
   }
   if (!err.damaged) jpeg_finish_decompress(&cinfo);
@@ -107,6 +113,17 @@ bool DecodeJPEG(const std::string& bytes, Image* out, std::string* why) {
     return false;
   }
   return true;
+}
+
+}  // namespace
+
+bool DecodeJPEG(const std::string& bytes, Image* out, std::string* why) {
+  return Decode(bytes, JCS_RGB, 3, &out->height, &out->width, &out->rgb, why);
+}
+
+bool DecodeJPEGGray(const std::string& bytes, int* height, int* width, std::vector<uint8_t>* gray,
+                    std::string* why) {
+  return Decode(bytes, JCS_GRAYSCALE, 1, height, width, gray, why);
 }
 
 std::string EncodeJPEG(const Image& img, int quality) {

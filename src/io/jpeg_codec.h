@@ -25,6 +25,13 @@ int64_t MaxImagePixels();
 /*! \brief Decodes JPEG bytes to RGB (grayscale is expanded). Returns false with `why` on failure.
  */
 bool DecodeJPEG(const std::string& bytes, Image* out, std::string* why);
+/*!
+ * \brief Decodes JPEG bytes to one 8-bit channel (H x W): the luma plane libjpeg decodes, which
+ *  is what OpenCV's IMREAD_GRAYSCALE (MXNet's imdecode with flag=0) returns. Same failures as
+ *  DecodeJPEG.
+ */
+bool DecodeJPEGGray(const std::string& bytes, int* height, int* width, std::vector<uint8_t>* gray,
+                    std::string* why);
 /*! \brief Encodes RGB to JPEG at `quality` (for tests and tools). */
 std::string EncodeJPEG(const Image& img, int quality);
 

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import symnet as mx
-from test_mxnet_parity import REPO, _manifest
+from parity_checks import REPO, manifest as _manifest
 
 
 # ---- docs/amp.md: an overflow skips the whole update, master weights included ----------------

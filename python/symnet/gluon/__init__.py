@@ -2,9 +2,12 @@
 from .parameter import Constant, DeferredInitializationError, Parameter, ParameterDict
 from .block import Block, HybridBlock, SymbolBlock
 from . import nn
+from . import contrib
 from . import loss
 from . import utils
+from . import data
+from . import model_zoo
 from .trainer import Trainer
 
 __all__ = ["Block", "Constant", "DeferredInitializationError", "HybridBlock", "Parameter",
-           "ParameterDict", "SymbolBlock", "Trainer", "loss", "nn", "utils"]
+           "ParameterDict", "SymbolBlock", "Trainer", "contrib", "data", "loss", "model_zoo", "nn", "utils"]

@@ -118,6 +118,18 @@ class Parameter:
         self._data = OrderedDict((c, value.copyto(c) if i else value) for i, c in enumerate(ctxs))
         self._init_grad()
 
+    def _init_from(self, value, ctx):
+        """Initializes with `value` (a loaded file's array): no initializer runs, and a deferred
+        shape is completed from it; ctx None keeps the contexts a deferred initialize named."""
+        self.shape = value.shape
+        if ctx is None and self._deferred is not None:
+            ctxs = self._deferred[1]
+        else:
+            ctxs = _ctx_list(ctx)
+        self._deferred = None
+        self._data = OrderedDict((c, value.copyto(c)) for c in ctxs)
+        self._init_grad()
+
     def _finish_deferred_init(self):
         if self._deferred is None:
             return
@@ -400,7 +412,8 @@ def _load_into(params, loaded, ctx, allow_missing, ignore_extra, filename):
                                  "True skips it); the network has: %s"
                                  % (name, filename, ", ".join(params)))
         p = params[name]
-        if p._data is None and p._deferred is None:
-            p.shape = value.shape
-            p.initialize(ctx=ctx)
-        p.set_data(value if value.handle.dtype == p.dtype else value.astype(p.dtype))
+        value = value if value.handle.dtype == p.dtype else value.astype(p.dtype)
+        if p._data is None:
+            p._init_from(value, ctx)
+        else:
+            p.set_data(value)
