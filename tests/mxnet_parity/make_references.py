@@ -604,6 +604,17 @@ def random_params(sym, shapes):
     return params
 
 
+def store_gradient(ref, name, g, rng):
+    """ref["grad:<name>"] = g, or for a large g a fixed random sample of its entries
+    (gradidx:, gradsample:) and its largest magnitude (gradmax:)."""
+    if g.size <= GRAD_SAMPLE:
+        ref["grad:" + name] = g
+        return
+    idx = np.sort(rng.choice(g.size, GRAD_SAMPLE, replace=False)).astype(np.int32)
+    ref["gradidx:" + name], ref["gradsample:" + name] = idx, g.reshape(-1)[idx]
+    ref["gradmax:" + name] = np.abs(g).max()
+
+
 def run_model(name, sym, shapes, params, run_sym=None):
     """Writes OUT/name: the files a user would have (`sym`), and the reference results, computed
     by `run_sym` (an equivalent graph MXNet can run) when given."""
@@ -641,13 +652,7 @@ def run_model(name, sym, shapes, params, run_sym=None):
     for n, g in exe.grad_dict.items():
         if g is None:
             continue
-        g = g.asnumpy()
-        if g.size <= GRAD_SAMPLE:
-            ref["grad:" + n] = g
-        else:
-            idx = np.sort(RNG.choice(g.size, GRAD_SAMPLE, replace=False)).astype(np.int32)
-            ref["gradidx:" + n], ref["gradsample:" + n] = idx, g.reshape(-1)[idx]
-            ref["gradmax:" + n] = np.abs(g).max()
+        store_gradient(ref, n, g.asnumpy(), RNG)
     for n, a in exe.aux_dict.items():
         ref["aux:" + n] = a.asnumpy()
     np.savez(os.path.join(d, "ref.npz"), **ref)

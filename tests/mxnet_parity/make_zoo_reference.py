@@ -32,7 +32,8 @@ from mxnet import autograd
 from mxnet.gluon import nn
 from mxnet.gluon.model_zoo import vision
 
-GRAD_SAMPLE = 1 << 14  # larger gradients are kept at this many fixed random entries
+from make_references import store_gradient  # the same reference format
+
 
 
 def input_shape(name):
@@ -92,13 +93,7 @@ def main(name, out):
             continue
         if p.grad_req == "null":  # the unused gamma/beta of BatchNorm(scale/center=False)
             continue
-        g = p.grad().asnumpy()
-        if g.size <= GRAD_SAMPLE:
-            ref["grad:" + key] = g
-        else:
-            idx = np.sort(rng.choice(g.size, GRAD_SAMPLE, replace=False)).astype(np.int32)
-            ref["gradidx:" + key], ref["gradsample:" + key] = idx, g.reshape(-1)[idx]
-            ref["gradmax:" + key] = np.abs(g).max()
+        store_gradient(ref, key, p.grad().asnumpy(), rng)
     np.savez(os.path.join(out, "ref.npz"), **ref)
     with open(os.path.join(out, "names.json"), "w") as f:
         json.dump({k: p.name for k, p in structural.items()}, f)

@@ -57,7 +57,18 @@ def _layers():
         ("swish", lambda: nn.Swish(), (3, 4)),
         ("dropout0", lambda: nn.Dropout(0.0), (3, 4)),
         ("hlambda", lambda: nn.HybridLambda(lambda F, x: F.relu(x) * 2), (3, 4)),
+        ("concurrent", _concurrent, (2, 2, 4, 4)),
     ]
+
+
+def _concurrent():
+    """DenseNet's layer: the input beside new features (contrib.nn), fluent methods inside."""
+    from symnet.gluon.contrib.nn import HybridConcurrent, Identity
+    out = HybridConcurrent(axis=1)
+    new = nn.HybridSequential()
+    new.add(nn.Conv2D(3, 3, padding=1), nn.HybridLambda(lambda F, x: x.tanh().square()))
+    out.add(Identity(), new)
+    return out
 
 
 def _run(block, x0, hybridize):

@@ -122,50 +122,46 @@ def _stem(features, channels, thumbnail):
                      nn.Activation("relu"), nn.MaxPool2D(3, 2, 1))
 
 
-class ResNetV1(HybridBlock):
-    """features (stem, four stages, global average pool) then the `output` Dense layer."""
+class _ResNet(HybridBlock):
+    """features (stem, four stages, pooling) then the `output` Dense layer; v2 adds a scale-free
+    BatchNorm on the input and a final BN-relu before the pooling."""
 
-    def __init__(self, block, layers, channels, classes=1000, thumbnail=False, **kwargs):
+    def __init__(self, version, block, layers, channels, classes, thumbnail, **kwargs):
         super().__init__(**kwargs)
         if len(layers) != len(channels) - 1:
-            raise ValueError("ResNetV1: channels needs one entry more than layers (%d vs %d)"
-                             % (len(channels), len(layers)))
+            raise ValueError("%s: channels needs one entry more than layers (%d vs %d)"
+                             % (type(self).__name__, len(channels), len(layers)))
         with self.name_scope():
             self.features = nn.HybridSequential(prefix="")
+            if version == 2:
+                self.features.add(nn.BatchNorm(scale=False, center=False))
             _stem(self.features, channels[0], thumbnail)
             for i, n in enumerate(layers):
                 self.features.add(_stage(block, n, channels[i + 1], 1 if i == 0 else 2, i + 1,
                                          channels[i]))
+            if version == 2:
+                self.features.add(nn.BatchNorm(), nn.Activation("relu"))
             self.features.add(nn.GlobalAvgPool2D())
+            if version == 2:
+                self.features.add(nn.Flatten())
             self.output = nn.Dense(classes, in_units=channels[-1])
 
     def hybrid_forward(self, F, x):
         return self.output(self.features(x))
 
 
-class ResNetV2(HybridBlock):
-    """Pre-activation ResNet: a scale-free BatchNorm on the input, stages, final BN-relu."""
+class ResNetV1(_ResNet):
+    """ResNet v1 (the class name gives MXNet's parameter prefix, resnetv10_)."""
 
     def __init__(self, block, layers, channels, classes=1000, thumbnail=False, **kwargs):
-        super().__init__(**kwargs)
-        if len(layers) != len(channels) - 1:
-            raise ValueError("ResNetV2: channels needs one entry more than layers (%d vs %d)"
-                             % (len(channels), len(layers)))
-        with self.name_scope():
-            self.features = nn.HybridSequential(prefix="")
-            self.features.add(nn.BatchNorm(scale=False, center=False))
-            _stem(self.features, channels[0], thumbnail)
-            in_channels = channels[0]
-            for i, n in enumerate(layers):
-                self.features.add(_stage(block, n, channels[i + 1], 1 if i == 0 else 2, i + 1,
-                                         in_channels))
-                in_channels = channels[i + 1]
-            self.features.add(nn.BatchNorm(), nn.Activation("relu"), nn.GlobalAvgPool2D(),
-                              nn.Flatten())
-            self.output = nn.Dense(classes, in_units=in_channels)
+        super().__init__(1, block, layers, channels, classes, thumbnail, **kwargs)
 
-    def hybrid_forward(self, F, x):
-        return self.output(self.features(x))
+
+class ResNetV2(_ResNet):
+    """Pre-activation ResNet (prefix resnetv20_)."""
+
+    def __init__(self, block, layers, channels, classes=1000, thumbnail=False, **kwargs):
+        super().__init__(2, block, layers, channels, classes, thumbnail, **kwargs)
 
 
 # depth -> (block kind, blocks per stage, channels of the stem and of each stage)
