@@ -58,8 +58,23 @@ class BottleneckV1(HybridBlock):
         return F.Activation(self.body(x) + shortcut, act_type="relu")
 
 
-class BasicBlockV2(HybridBlock):
-    """Pre-activation basic block: BN-relu-conv twice; the shortcut reads the activated input."""
+class _PreActivationBlock(HybridBlock):
+    """v2's residual: BN-relu on the input (the projection shortcut reads it), then each
+    (convolution, BatchNorm) named in self._inner followed by relu, then the convolution named
+    self._last (names, not blocks: a block attribute would register a second child)."""
+
+    def hybrid_forward(self, F, x):
+        shortcut = x
+        x = F.Activation(self.bn1(x), act_type="relu")
+        if self.downsample:
+            shortcut = self.downsample(x)
+        for conv, bn in self._inner:
+            x = F.Activation(getattr(self, bn)(getattr(self, conv)(x)), act_type="relu")
+        return getattr(self, self._last)(x) + shortcut
+
+
+class BasicBlockV2(_PreActivationBlock):
+    """Pre-activation basic block: BN-relu-conv twice."""
 
     def __init__(self, channels, stride, downsample=False, in_channels=0, **kwargs):
         super().__init__(**kwargs)
@@ -68,17 +83,10 @@ class BasicBlockV2(HybridBlock):
         self.bn2 = nn.BatchNorm()
         self.conv2 = _conv3x3(channels, 1, channels)
         self.downsample = _projection(channels, stride, in_channels, False) if downsample else None
-
-    def hybrid_forward(self, F, x):
-        shortcut = x
-        x = F.Activation(self.bn1(x), act_type="relu")
-        if self.downsample:
-            shortcut = self.downsample(x)
-        x = F.Activation(self.bn2(self.conv1(x)), act_type="relu")
-        return self.conv2(x) + shortcut
+        self._inner, self._last = (("conv1", "bn2"),), "conv2"
 
 
-class BottleneckV2(HybridBlock):
+class BottleneckV2(_PreActivationBlock):
     """Pre-activation bottleneck; the stride sits on the 3x3 convolution in v2."""
 
     def __init__(self, channels, stride, downsample=False, in_channels=0, **kwargs):
@@ -91,15 +99,7 @@ class BottleneckV2(HybridBlock):
         self.bn3 = nn.BatchNorm()
         self.conv3 = nn.Conv2D(channels, kernel_size=1, strides=1, use_bias=False)
         self.downsample = _projection(channels, stride, in_channels, False) if downsample else None
-
-    def hybrid_forward(self, F, x):
-        shortcut = x
-        x = F.Activation(self.bn1(x), act_type="relu")
-        if self.downsample:
-            shortcut = self.downsample(x)
-        x = F.Activation(self.bn2(self.conv1(x)), act_type="relu")
-        x = F.Activation(self.bn3(self.conv2(x)), act_type="relu")
-        return self.conv3(x) + shortcut
+        self._inner, self._last = (("conv1", "bn2"), ("conv2", "bn3")), "conv3"
 
 
 def _stage(block, num_blocks, channels, stride, index, in_channels):
