@@ -22,7 +22,7 @@ LAYERS = [
     ("device", ["include/symnet/runtime.h", "src/device/"]),
     ("storage", ["include/symnet/storage.h", "src/storage/"]),
     ("tensor", ["include/symnet/tensor.h", "include/symnet/ndarray.h", "include/symnet/ndarray_io.h",
-                "include/symnet/collectives.h", "src/ndarray/"]),
+                "include/symnet/collectives.h", "src/ndarray/", "src/dist/"]),
     # ops and the nodes their attributes (FGradient, ...) make
     ("registry", ["include/symnet/op.h", "include/symnet/op_attr_types.h", "include/symnet/node.h",
                   "src/core/op_registry.cc", "src/core/node.cc"]),

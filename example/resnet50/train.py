@@ -72,6 +72,8 @@ def parse_args(argv=None):
                    help="synthetic data, time --num-iters steps after warm-up, print img/s")
     p.add_argument("--gpus", help="GPU ids to train on, e.g. 0 or 0,1 (data parallel); default: the CPU")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--kv-store", default="local",
+                   help="'dist_sync' under mpirun trains on several processes (docs/distributed.md)")
     p.add_argument("--log", help="per-batch log, .jsonl or .csv (default WORK_DIR/<run>.jsonl)")
     p.add_argument("--plot", help="training-curve PNG (default WORK_DIR/<run>.png)")
     p.add_argument("--compare", action="store_true",
@@ -148,16 +150,25 @@ class Throughput:
         return self.images / self.seconds if self.seconds else float("nan")
 
 
-def make_data(args):
+def make_data(args, kv=None):
+    """Training and validation iterators; with a distributed store each rank reads its part."""
+    kv = kv or mx.kv.create("local")
     shape, bs = args.image_shape, args.batch_size
     if args.synthetic or args.benchmark:
         n = args.num_iters or 20
-        return mx.io.SyntheticIter(shape, bs, args.num_classes, num_batches=n, seed=args.seed), None, "synthetic"
+        return (mx.io.SyntheticIter(shape, bs, args.num_classes, num_batches=n, seed=args.seed + kv.rank), None,
+                "synthetic")
     norm = dict(mean_r=MEAN_RGB[0], mean_g=MEAN_RGB[1], mean_b=MEAN_RGB[2],
                 std_r=STD_RGB[0], std_g=STD_RGB[1], std_b=STD_RGB[2])
-    common = dict(data_shape=shape, batch_size=bs, preprocess_threads=args.data_nthreads, **norm)
+    common = dict(data_shape=shape, batch_size=bs, preprocess_threads=args.data_nthreads,
+                  num_parts=kv.num_workers, part_index=kv.rank, **norm)
     if args.builtin:
-        train_rec, val_rec, _, _ = digits_data.build(os.path.join(args.work_dir, "data"), shape[1])
+        if kv.rank != 0:  # rank 0 writes the data set (once), the others then read it
+            kv.barrier()
+        train_rec, val_rec, _, _ = digits_data.build(os.path.join(args.work_dir, "data"), shape[1],
+                                                     quiet=kv.rank != 0)
+        if kv.rank == 0:
+            kv.barrier()
         # digits are not mirror-symmetric and the set is small: no augmentation
         train = mx.io.ImageRecordIter(path_imgrec=train_rec, shuffle=True, seed=args.seed, **common)
         val = mx.io.ImageRecordIter(path_imgrec=val_rec, **common)
@@ -214,28 +225,44 @@ def contexts(args):
 
 def benchmark(args):
     args.resume = False  # a benchmark starts from fresh parameters
+    kv = mx.kv.create(args.kv_store)
     mod, _ = build_module(args, "unused")
     bs, shape = args.batch_size, args.image_shape
-    data = mx.io.SyntheticIter(shape, bs, args.num_classes, num_batches=1, seed=args.seed)
+    data = mx.io.SyntheticIter(shape, bs, args.num_classes, num_batches=1, seed=args.seed + kv.rank)
     batch = next(iter(data))
     mod.bind(data.provide_data, data.provide_label)
     mod.init_params(mx.init.Xavier(rnd_type="gaussian", factor_type="in", magnitude=2))
-    mod.init_optimizer(optimizer="sgd", optimizer_params={"learning_rate": args.lr, "momentum": args.mom,
-                                                            "wd": args.wd})
+    mod.init_optimizer(kvstore=kv, optimizer="sgd",
+                       optimizer_params={"learning_rate": args.lr, "momentum": args.mom, "wd": args.wd})
+    if os.environ.get("SYMNET_BENCH_NO_OVERLAP") == "1":  # for the hidden-communication figure
+        mod.overlap_gradient_reduction = False
     steps, warmup = args.num_iters or 10, 2
-    times = []
+    times, waits = [], []
     for i in range(warmup + steps):
         t = time.time()
+        wait0 = mod.gradient_wait_seconds
         mod.forward_backward(batch)
         mod.update()
         mod.get_outputs()[0].wait_to_read()
         if i >= warmup:
             times.append(time.time() - t)
+            waits.append(mod.gradient_wait_seconds - wait0)
     med = float(np.median(times))
+    if kv.rank != 0:
+        return
+    ranks = "" if kv.num_workers == 1 else ", %d ranks (%.2f img/s in all), update waited %.1f ms/step for " \
+        "the gradient sums" % (kv.num_workers, bs * kv.num_workers / med, 1e3 * float(np.median(waits)))
     print("benchmark: resnet-%d v%s %s, batch %d, %s: %.2f img/s (median of %d steps, %.1f ms/step; "
-          "%d warm-up steps excluded), activation arena %.1f MB"
+          "%d warm-up steps excluded), activation arena %.1f MB%s"
           % (args.num_layers, args.version, args.run, bs, "x".join(map(str, shape)), bs / med, steps,
-             med * 1e3, warmup, mod.memory_report()["arena_bytes"] / 2**20))
+             med * 1e3, warmup, mod.memory_report()["arena_bytes"] / 2**20, ranks))
+
+
+def final_accuracy(mod, val_it, kv):
+    """Validation accuracy over every rank's part of the validation set."""
+    metric = mx.metric.Accuracy()
+    mod.score(val_it, metric)
+    return mx.kvstore.global_metric_values(metric, kv)
 
 
 def train(args):
@@ -248,7 +275,9 @@ def train(args):
     np.random.seed(args.seed)
     t_start = time.time()
 
-    train_it, val_it, source = make_data(args)
+    kv = mx.kv.create(args.kv_store)
+    lead = kv.rank == 0  # with a distributed store, rank 0 writes the logs, plots and summary
+    train_it, val_it, source = make_data(args, kv)
     if args.num_iters:
         train_it = LimitedIter(train_it, args.num_iters)
     batches_per_epoch = -(-train_it.num_data // args.batch_size)
@@ -261,7 +290,8 @@ def train(args):
                  args.num_layers, args.version, args.run, source, train_it.num_data, args.batch_size,
                  "x".join(map(str, args.image_shape)), begin_epoch + 1, num_epochs)
 
-    writer = mx.callback.LogWriter(log_path, args.batch_size, run_name=args.run, append=args.resume)
+    writer = mx.callback.LogWriter(log_path, args.batch_size, run_name=args.run, append=args.resume) if lead \
+        else None
     speed = Throughput(args.batch_size)
     metric = mx.metric.CompositeEvalMetric([mx.metric.Accuracy(), mx.metric.CrossEntropy()])
     opt_params = {"learning_rate": args.lr, "momentum": args.mom, "wd": args.wd,
@@ -270,15 +300,20 @@ def train(args):
             validation_metric=mx.metric.CompositeEvalMetric([mx.metric.Accuracy(), mx.metric.CrossEntropy()]),
             optimizer="sgd", optimizer_params=opt_params,
             initializer=mx.init.Xavier(rnd_type="gaussian", factor_type="in", magnitude=2),
-            batch_end_callback=[mx.callback.Speedometer(args.batch_size, args.disp_batches), writer, speed],
-            eval_end_callback=writer.log_eval,
+            batch_end_callback=[mx.callback.Speedometer(args.batch_size, args.disp_batches)]
+            + ([writer] if lead else []) + [speed],
+            eval_end_callback=writer.log_eval if lead else None,
             epoch_end_callback=mx.callback.do_checkpoint(prefix, save_optimizer_states=True),
-            begin_epoch=begin_epoch, num_epoch=num_epochs)
+            begin_epoch=begin_epoch, num_epoch=num_epochs, kvstore=kv)
+    if not lead:
+        if val_it is not None:  # the final score is a collective: every rank scores its part
+            final_accuracy(mod, val_it, kv)
+        return None
     writer.close()
 
     val_acc = None
     if val_it is not None:
-        val_acc = dict(mod.score(val_it, "acc"))["accuracy"]
+        val_acc = dict(final_accuracy(mod, val_it, kv))["accuracy"]
     mx.viz.plot_training({args.run: log_path}, plot_path,
                          title="resnet-%d v%s, %s" % (args.num_layers, args.version, source))
     summary = {"run": args.run, "img_per_s": speed.img_per_s, "val_accuracy": val_acc,

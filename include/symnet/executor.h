@@ -2,6 +2,7 @@
 #ifndef SYMNET_EXECUTOR_H_
 #define SYMNET_EXECUTOR_H_
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -107,6 +108,16 @@ class Executor {
    */
   void SetLossScale(float scale);
   float loss_scale() const;
+
+  /*!
+   * \brief Called during Backward with an argument's index (ListArguments order) as soon as the
+   *  op that writes its gradient has run (gradients no op writes: before the first op). A
+   *  distributed gradient reducer starts summing a bucket there while backward goes on. Steps
+   *  are not captured as CUDA graphs while it is set. An empty function removes it.
+   */
+  void SetGradientReadyCallback(std::function<void(size_t arg_index)> callback);
+  /*! \brief The arguments with a gradient, in the order Backward makes their gradients final. */
+  std::vector<size_t> GradientReadyOrder() const;
 
   /*! \brief Per-op timing: when on, every call is timed and summed per operator name. */
   void SetProfiling(bool on);

@@ -5,6 +5,7 @@
 #include "symnet/amp.h"
 #include "symnet/autograd.h"
 #include "symnet/base.h"
+#include "symnet/collectives.h"
 #include "symnet/device.h"
 #include "symnet/dtype.h"
 #include "symnet/executor.h"

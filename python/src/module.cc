@@ -159,4 +159,5 @@ PYBIND11_MODULE(_core, m) {
   InitCustomOp(m);
   InitAutograd(m);
   InitIO(m);
+  InitDist(m);
 }

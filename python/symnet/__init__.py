@@ -27,6 +27,7 @@ from . import image
 from . import viz
 from . import callback
 from . import kvstore
+from . import kvstore as kv
 from . import contrib
 from . import operator
 from . import module

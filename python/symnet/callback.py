@@ -8,6 +8,7 @@ import logging
 import sys
 import time
 
+from . import _core
 from . import model as _model
 from .fileio import append_line, repair_log_tail, write_atomically
 
@@ -16,6 +17,11 @@ class BatchEndParam:
     def __init__(self, epoch, nbatch, eval_metric, locals=None, num_batches=None):
         self.epoch, self.nbatch, self.eval_metric, self.locals = epoch, nbatch, eval_metric, locals
         self.num_batches = num_batches
+
+
+def _secondary_rank():
+    """True on ranks other than 0 of a distributed job: they neither log nor write checkpoints."""
+    return _core.dist.initialized() and _core.dist.rank() != 0
 
 
 def _module_stats(param):
@@ -44,6 +50,8 @@ class Speedometer:
         self.speed = 0.0
 
     def __call__(self, param):
+        if _secondary_rank():  # a distributed job logs on rank 0 (its own batches' metrics)
+            return
         count = param.nbatch
         if self.last_count > count or not self.init:
             self.init, self.tic, self.epoch_tic = True, time.time(), time.time()
@@ -95,7 +103,7 @@ def do_checkpoint(prefix, period=1, save_optimizer_states=False):
     period = int(max(1, period))
 
     def _callback(iter_no, sym=None, arg=None, aux=None, module=None):
-        if (iter_no + 1) % period != 0:
+        if (iter_no + 1) % period != 0 or _secondary_rank():
             return
         if module is not None:
             module.save_checkpoint(prefix, iter_no + 1, save_optimizer_states)

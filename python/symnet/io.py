@@ -76,16 +76,27 @@ def _as_named(data, default_name):
 class NDArrayIter(DataIter):
     """Batches over in-memory arrays. last_batch_handle: 'pad' (fill the last batch from the
     start; batch.pad says how many), 'discard' (drop it) or 'roll_over' (carry it into the next
-    epoch). With shuffle the order is a fresh permutation per epoch, drawn from `seed`."""
+    epoch). With shuffle the order is a fresh permutation per epoch, drawn from `seed`.
+
+    num_parts/part_index (symnet's, as ImageRecordIter's) give a rank of a distributed job its
+    share: sample i belongs to part i % num_parts, and every part gets the same number of samples
+    (floor(n / num_parts); the rest is left out) so that the ranks step together."""
 
     def __init__(self, data, label=None, batch_size=1, shuffle=False, last_batch_handle="pad",
-                 data_name="data", label_name="softmax_label", seed=0):
+                 data_name="data", label_name="softmax_label", seed=0, num_parts=1, part_index=0):
         super().__init__(batch_size)
         self.data = _as_named(data, data_name)
         self.label = _as_named(label, label_name)
         sizes = {len(v) for v in list(self.data.values()) + list(self.label.values())}
         if len(sizes) != 1:
             raise ValueError("data and labels must have the same number of samples, got %s" % sorted(sizes))
+        if not (num_parts >= 1 and 0 <= part_index < num_parts):
+            raise ValueError("NDArrayIter: part_index %d is not in [0, num_parts=%d)" % (part_index, num_parts))
+        if num_parts > 1:
+            share = np.arange(part_index, (min(sizes) // num_parts) * num_parts, num_parts)
+            self.data = OrderedDict((k, v[share]) for k, v in self.data.items())
+            self.label = OrderedDict((k, v[share]) for k, v in self.label.items())
+            sizes = {len(share)}
         self.num_data = sizes.pop()
         if self.num_data == 0:
             raise ValueError("NDArrayIter: the data set is empty (0 samples); nothing to iterate over")

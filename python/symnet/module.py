@@ -24,6 +24,7 @@ from .base import MXNetError
 from .callback import BatchEndParam
 from .context import current_context
 from .io import DataDesc
+from .kvstore import global_metric_values
 
 
 def _concat(arrays):
@@ -90,6 +91,13 @@ class Module:
         self._states = {}
         self._amp_loss_scaler = None
         self._preload_opt_states = None
+        self._kvstore = None  # a distributed store (dist_sync): gradients are summed over ranks
+        self._reducer = self._reducer_exec = None
+        self._reduce_pending = False
+        self.gradient_bucket_bytes = 25 << 20
+        # False: the buckets are summed at update() instead of during backward (for measuring)
+        self.overlap_gradient_reduction = True
+        self.gradient_wait_seconds = 0.0  # time update() waited for the sums over the ranks
         self.num_skipped_updates = 0
         self.consecutive_nonfinite = 0  # non-finite gradients without AMP, in a row
 
@@ -259,13 +267,17 @@ class Module:
                        optimizer_params=(("learning_rate", 0.01),), force_init=False):
         assert self.binded and self.params_initialized
         from . import kvstore as kvs
-        kvs.create(kvstore if kvstore is not None else "local")  # rejects distributed stores clearly
+        kv = kvs.create(kvstore)
         if self.optimizer_initialized and not force_init:
             self.logger.warning("optimizer already initialized, ignoring")
             return
+        # a distributed store of one rank (the script run without mpirun) has nothing to sum
+        self._kvstore = kv if kv.is_distributed and kv.num_workers > 1 else None
         params = dict(optimizer_params)
-        if "rescale_grad" not in params:
-            params["rescale_grad"] = 1.0 / self._data_shapes[0].shape[0]
+        if "rescale_grad" not in params:  # gradients are summed over the ranks: the global batch
+            params["rescale_grad"] = 1.0 / (self._data_shapes[0].shape[0] * kv.num_workers)
+        if self._kvstore is not None:  # every rank starts from rank 0's parameters
+            self._broadcast_params()
         if isinstance(optimizer, str):
             optimizer = opt_mod.create(optimizer, param_idx2name=dict(enumerate(self._param_names)), **params)
         self._optimizer = optimizer
@@ -278,6 +290,60 @@ class Module:
         if self._preload_opt_states is not None:
             self.load_optimizer_states(self._preload_opt_states)
             self._preload_opt_states = None
+
+    def _broadcast_params(self):
+        names = [(self._exec.arg_dict, n) for n in self._param_names] + \
+                [(self._exec.aux_dict, n) for n in self._aux_names]
+        _core.dist.broadcast([d[n].handle for d, n in names], 0)
+        for e in self._execs[1:]:
+            e.copy_params_from({n: self._exec.arg_dict[n] for n in self._param_names},
+                               {n: self._exec.aux_dict[n] for n in self._aux_names})
+        self._sync_params_from_exec()
+
+    @property
+    def _rank0(self):
+        return self._kvstore is None or self._kvstore.rank == 0
+
+    def _overlapped_reducer(self):
+        """With a distributed store, one device and every gradient written (not added): the
+        reducer that sums gradient buckets over the ranks while backward runs (made again after
+        a rebind; its construction is collective)."""
+        if self._kvstore is None or len(self._execs) != 1:
+            return None
+        e = self._exec
+        if self._reducer is not None and self._reducer_exec is e:
+            return self._reducer
+        train = [n for n in self._param_names if n not in self._fixed and e.grad_dict.get(n) is not None]
+        if not isinstance(self._grad_req, str) or self._grad_req != "write":
+            return None
+        args = self._symbol.list_arguments()
+        slot = {n: i for i, n in enumerate(train)}
+        arg_to_grad = [slot.get(n, -1) for n in args]
+        ready = [arg_to_grad[a] for a in _core.executor_gradient_ready_order(e.handle) if arg_to_grad[a] >= 0]
+        self._reducer = _core.dist.GradientReducer([e.grad_dict[n].handle for n in train], ready,
+                                                   int(self.gradient_bucket_bytes))
+        if self.overlap_gradient_reduction:
+            self._reducer.attach(e.handle, [i if i >= 0 else 2 ** 64 - 1 for i in arg_to_grad])
+        self._reducer_exec = e
+        return self._reducer
+
+    def _sum_gradients_over_ranks(self, train):
+        """Every rank ends with the gradient sums over all ranks (after the devices' sum)."""
+        if self._kvstore is None:
+            return
+        if not self._reduce_pending:  # summed already (update() again without a backward)
+            return
+        start = time.perf_counter()
+        reducer = self._reducer if self._reducer_exec is self._exec else None
+        if reducer is not None:
+            reducer.wait()
+        else:  # the devices hold the same sums: the first device's go over the ranks
+            _core.dist.allreduce_sum([self._exec.grad_dict[n].handle for n in train])
+            for e in self._execs[1:]:
+                for n in train:
+                    self._exec.grad_dict[n].copyto(e.grad_dict[n])
+        self._reduce_pending = False
+        self.gradient_wait_seconds += time.perf_counter() - start
 
     # ---- computation ----------------------------------------------------------------------------
     def forward(self, data_batch, is_train=None):
@@ -323,6 +389,10 @@ class Module:
         assert self.binded and self.params_initialized
         if out_grads is not None and len(self._execs) > 1:
             raise ValueError("backward(out_grads) is supported on one device only")
+        reducer = self._overlapped_reducer()
+        if reducer is not None and self._reduce_pending:
+            reducer.wait()  # a backward without update before: finish its sums first
+        self._reduce_pending = self._kvstore is not None
         for e in self._execs:
             e.handle.set_loss_scale(self._amp_loss_scaler.loss_scale if self._amp_loss_scaler else 1.0)
             e.backward(out_grads)
@@ -341,6 +411,7 @@ class Module:
         grads = [self._exec.grad_dict[n] for n in train]
         if len(self._execs) > 1:  # sum the gradients over the devices (NCCL on GPUs)
             _core.allreduce_sum([[e.grad_dict[n].handle for n in train] for e in self._execs])
+        self._sum_gradients_over_ranks(train)
         scale = 1.0
         if self._amp_loss_scaler is not None:
             scale = self._amp_loss_scaler.check_step(grads)
@@ -501,9 +572,11 @@ class Module:
                 raise MXNetError("epoch %d: the training data gave no batches (an empty data set, or a "
                                  "batch size of %d larger than the data set with last_batch_handle "
                                  "'discard' or 'roll_over')" % (epoch, train_data.batch_size))
-            for name, val in eval_metric.get_global_name_value():
-                self.logger.info("Epoch[%d] Train-%s=%f", epoch, name, val)
-            self.logger.info("Epoch[%d] Time cost=%.3f", epoch, time.time() - tic)
+            train_values = global_metric_values(eval_metric, self._kvstore)
+            if self._rank0:  # with a distributed store: the metric over every rank, logged once
+                for name, val in train_values:
+                    self.logger.info("Epoch[%d] Train-%s=%f", epoch, name, val)
+                self.logger.info("Epoch[%d] Time cost=%.3f", epoch, time.time() - tic)
             self._sync_params_from_exec()
             if epoch_end_callback is not None:
                 for cb in _as_list(epoch_end_callback):
@@ -515,8 +588,11 @@ class Module:
                 val_metric = metric_mod.create(validation_metric)
                 res = self.score(eval_data, val_metric, batch_end_callback=eval_batch_end_callback,
                                  epoch=epoch)
+                if self._kvstore is not None:  # every rank scored its part: the metric over all
+                    res = global_metric_values(val_metric, self._kvstore)
                 for name, val in res:
-                    self.logger.info("Epoch[%d] Validation-%s=%f", epoch, name, val)
+                    if self._rank0:
+                        self.logger.info("Epoch[%d] Validation-%s=%f", epoch, name, val)
                 if eval_end_callback is not None:
                     for cb in _as_list(eval_end_callback):
                         cb(BatchEndParam(epoch, nbatch, val_metric, locals()))
@@ -586,8 +662,11 @@ class Module:
     def save_checkpoint(self, prefix, epoch, save_optimizer_states=False, remove_amp_cast=True):
         """prefix-symbol.json, prefix-%04d.states (when asked) and last prefix-%04d.params, each
         replaced atomically; the .params file, written last, marks the set complete
-        (mx.model.latest_checkpoint)."""
+        (mx.model.latest_checkpoint). With a distributed store only rank 0 writes (every rank
+        holds the same parameters; BatchNorm statistics are rank 0's)."""
         self._sync_params_from_exec()
+        if not self._rank0:
+            return
         if save_optimizer_states:
             self.save_optimizer_states("%s-%04d.states" % (prefix, epoch))
         model_mod.save_checkpoint(prefix, epoch, self._symbol, self._arg_params, self._aux_params,
@@ -605,8 +684,11 @@ class Module:
 
     def save_optimizer_states(self, fname):
         """Optimizer states, update counts and the loss scaler in one .params-format file (the
-        C++ codec the C++ Trainer writes and reads too)."""
+        C++ codec the C++ Trainer writes and reads too). With a distributed store only rank 0
+        writes."""
         assert self.optimizer_initialized
+        if not self._rank0:
+            return
         states = {}
         for i, st in self._states.items():
             parts = st if isinstance(st, tuple) else (st,)
@@ -637,6 +719,7 @@ class Module:
             if self._amp_loss_scaler is None:
                 self._amp_loss_scaler = LossScaler()
             self._amp_loss_scaler._impl = loaded["loss_scaler"]
+            self._optimizer.multi_precision = True  # as amp.init_trainer set it when these were saved
 
 
 def _as_list(x):

@@ -45,6 +45,11 @@ struct Executor::Impl {
   float loss_scale = 1.0f;
   float head_grads_scale = 0.0f;  // the scale the default head gradients were filled with
   std::map<std::string, std::pair<double, int64_t>> profile;
+  // gradient readiness for distributed reducers: argument indices whose gradient is final after
+  // call i (by call index), and those no call writes (final before backward starts)
+  std::vector<std::vector<size_t>> grads_ready_after;
+  std::vector<size_t> grads_ready_first;
+  std::function<void(size_t)> grad_ready;
 
   /*! \brief CUDA graphs of this executor's steps, by (first call, end, is_train, loss scale):
    *  kernel arguments such as the loss scale are fixed when a step is captured. */
@@ -63,7 +68,7 @@ struct Executor::Impl {
 
   void Run(size_t begin, size_t end, bool is_train, Device dev) {
     if (dev.type == Device::kGPU && options->cuda_graphs && capturable && !profiling &&
-        RunCaptured(begin, end, is_train, dev))
+        !grad_ready && RunCaptured(begin, end, is_train, dev))
       return;
     RunCalls(begin, end, is_train, dev);
   }
@@ -144,6 +149,8 @@ struct Executor::Impl {
         p.first += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         ++p.second;
       }
+      if (grad_ready)
+        for (size_t arg : grads_ready_after[i]) grad_ready(arg);
     }
   }
 };
@@ -361,6 +368,10 @@ std::unique_ptr<Executor> Executor::Bind(const Symbol& symbol, Device dev,
       if (!read[e] && !keep_alive[e] && backward && *backward) req = kNullOp;
       auto it = grad_of_entry.find(e);
       if (it != grad_of_entry.end() && grad_reqs[it->second] == GradReq::kAdd) req = kAddTo;
+      if (it != grad_of_entry.end()) {
+        impl.grads_ready_after.resize(impl.calls.size() + 1);
+        impl.grads_ready_after[impl.calls.size()].push_back(it->second);
+      }
       c.req.push_back(req);
     }
     if (plan.temp_bytes[nid] > 0) {
@@ -374,6 +385,14 @@ std::unique_ptr<Executor> Executor::Bind(const Symbol& symbol, Device dev,
     if (host && *host) impl.capturable = false;  // a replay would skip the host code
     impl.calls.push_back(std::move(c));
   }
+
+  impl.grads_ready_after.resize(impl.calls.size());
+  std::vector<bool> written(arg_grads.size(), false);
+  for (const auto& args : impl.grads_ready_after)
+    for (size_t a : args) written[a] = true;
+  for (size_t a = 0; a < arg_grads.size(); ++a)
+    if (!arg_grads[a].is_none() && grad_reqs[a] != GradReq::kNull && !written[a])
+      impl.grads_ready_first.push_back(a);
 
   // 6. output arrays: views of the arena (or the variable's own array)
   for (size_t i = 0; i < num_outputs; ++i) {
@@ -454,7 +473,20 @@ void Executor::Backward(const std::vector<NDArray>& head_grads) {
     impl.head_grads_filled = true;
     impl.head_grads_scale = impl.loss_scale;
   }
+  if (impl.grad_ready)
+    for (size_t arg : impl.grads_ready_first) impl.grad_ready(arg);
   impl.Run(impl.num_forward_calls, impl.calls.size(), true, dev_);
+}
+
+void Executor::SetGradientReadyCallback(std::function<void(size_t)> callback) {
+  impl_->grad_ready = std::move(callback);
+}
+
+std::vector<size_t> Executor::GradientReadyOrder() const {
+  std::vector<size_t> order = impl_->grads_ready_first;
+  for (const auto& args : impl_->grads_ready_after)
+    order.insert(order.end(), args.begin(), args.end());
+  return order;
 }
 
 void Executor::SetLossScale(float scale) {

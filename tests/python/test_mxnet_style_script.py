@@ -27,9 +27,3 @@ def test_mxnet_style_lenet_script_trains(tmp_path):
     acc = float(out.stdout.split("validation accuracy")[-1])
     assert acc > 0.8, text
 
-
-def test_distributed_kvstore_is_a_clear_error():
-    import symnet as mx
-    assert mx.kvstore.create("device").num_workers == 1
-    with pytest.raises(ValueError, match="one process"):
-        mx.kvstore.create("dist_sync")

@@ -1,8 +1,8 @@
 """gluon.Trainer: applies an optimizer to a set of Parameters (MXNet's gluon.Trainer)."""
-import json
-
 import numpy as np
 
+from .. import _state_files
+from .. import kvstore as kvs
 from .. import ndarray as nd
 from .. import optimizer as opt
 from .parameter import Parameter, ParameterDict
@@ -28,10 +28,13 @@ class Trainer:
             if id(p) not in seen:
                 seen.add(id(p))
                 self._params.append(p)
-        if isinstance(kvstore, str) and kvstore.startswith("dist"):
-            raise ValueError("Trainer(kvstore=%r): distributed kvstores are not available yet"
-                             % kvstore)
+        kv = kvs.create(kvstore)
+        # a distributed store: gradients are summed over the ranks at each step and the weights
+        # start as rank 0's (broadcast now, or at the first step for deferred parameters)
+        self._kv = kv if kv.is_distributed else None
         self._kvstore = kvstore
+        self._params_synced = False
+        self._local_fresh = self._any_fresh = None
         self._scale = 1.0
         optimizer_params = dict(optimizer_params or {})
         if isinstance(optimizer, opt.Optimizer):
@@ -48,6 +51,16 @@ class Trainer:
         self._amp_loss_scaler = None
         self._amp_original_scale = self._scale
         self.num_skipped = 0
+        if self._kv is not None and all(p._data is not None for p in self._params):
+            self._broadcast_params()
+
+    def _broadcast_params(self):
+        for p in self._params:
+            data = p.list_data()
+            self._kv._from_root(data[:1])
+            for d in data[1:]:
+                data[0].copyto(d)
+        self._params_synced = True
 
     @property
     def learning_rate(self):
@@ -77,6 +90,26 @@ class Trainer:
                 total = nd.add_n(*[g.as_in_context(grads[0].context) for g in grads])
                 for g in grads:
                     total.copyto(g)
+        if self._kv is not None:
+            self._sum_over_ranks()
+
+    def _sum_over_ranks(self):
+        """Gradients summed over the ranks. A gradient that backward did not write on a rank (a
+        branch that rank did not take) adds nothing there, and a parameter is updated on every
+        rank when any rank wrote its gradient, so that the ranks' weights stay the same."""
+        if not self._params_synced:
+            self._broadcast_params()
+        trained = self._trained()
+        self._local_fresh = {(i, ctx): p._fresh_grad(ctx) for i, p in trained for ctx in p.list_ctx()}
+        written = []
+        for i, p in trained:
+            written.append(all(self._local_fresh[(i, ctx)] for ctx in p.list_ctx()))
+            if not written[-1]:
+                for g in p.list_grad():
+                    g[:] = 0
+        mask = nd.array(np.array(written, dtype=np.float64), dtype="float64")
+        self._kv._sum_over_workers([g for _, p in trained for g in p.list_grad()] + [mask])
+        self._any_fresh = {i: m > 0 for (i, _), m in zip(trained, mask.asnumpy())}
 
     def step(self, batch_size, ignore_stale_grad=False):
         """allreduce_grads() then update(batch_size): gradients are divided by batch_size."""
@@ -87,9 +120,11 @@ class Trainer:
         """Applies the optimizer; returns False when AMP found an overflow and skipped it."""
         trained = self._trained()
         fresh = {}
+        local, any_rank = self._local_fresh, self._any_fresh  # set when summed over ranks
+        self._local_fresh = self._any_fresh = None
         for i, p in trained:
             for ctx in p.list_ctx():
-                fresh[(i, ctx)] = p._fresh_grad(ctx)
+                fresh[(i, ctx)] = local[(i, ctx)] if local is not None else p._fresh_grad(ctx)
                 if not fresh[(i, ctx)] and not ignore_stale_grad:
                     raise UserWarning(
                         "Gradient of Parameter '%s' on context %s has not been updated by "
@@ -98,12 +133,16 @@ class Trainer:
                         "iteration. If you are intentionally only using a subset, call step "
                         "with ignore_stale_grad=True to suppress this warning and skip updating "
                         "of Parameters with stale gradient" % (p.name, ctx))
+        if any_rank is not None:  # one decision on every rank
+            fresh = {(i, ctx): any_rank[i] for i, p in trained for ctx in p.list_ctx()}
         if self._amp_loss_scaler is not None:
             grads = [g for _, p in trained for g in p.list_grad()]
             if self._amp_loss_scaler.check_step(grads) == 0.0:
                 self.num_skipped += 1
                 return False
-        self._optimizer.rescale_grad = self._scale / batch_size
+        # gradients summed over the ranks are divided by the global batch
+        workers = self._kv.num_workers if self._kv is not None else 1
+        self._optimizer.rescale_grad = self._scale / (batch_size * workers)
         for c in range(max((len(p.list_ctx()) for _, p in trained), default=0)):
             indices, weights, grads, states = [], [], [], []
             for i, p in trained:
@@ -134,44 +173,20 @@ class Trainer:
     # ---- optimizer state files ----------------------------------------------------------------
     def save_states(self, fname):
         """Writes the optimizer state in symnet's own format: an MXNet .params file of the state
-        arrays plus a JSON header (no pickle: loading it runs no code)."""
-        arrays, layout = {}, {}
-        for (i, c), state in self._states.items():
-            key = "%d/%d" % (i, c)
-            parts = state if isinstance(state, (list, tuple)) else [state]
-            layout[key] = {"tuple": isinstance(state, (list, tuple)),
-                           "none": [s is None for s in parts]}
-            for k, s in enumerate(parts):
-                if s is not None:
-                    arrays["%s/%d" % (key, k)] = s
-        o = self._optimizer
-        meta = {"format": "symnet-trainer-states-1", "num_update": o.num_update,
-                "index_update_count": {str(k): v for k, v in o._index_update_count.items()},
-                "layout": layout,
-                "loss_scaler": None if self._amp_loss_scaler is None
-                else self._amp_loss_scaler.state_dict()}
-        arrays["__meta__"] = nd.array(np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8),
-                                      dtype="uint8")
-        nd.save(fname, arrays)
+        arrays plus a JSON header (no pickle: loading it runs no code). In a distributed job
+        only rank 0 writes (every rank holds the same state)."""
+        if self._kv is not None and self._kv.rank != 0:
+            return
+        scaler = None if self._amp_loss_scaler is None else self._amp_loss_scaler.state_dict()
+        _state_files.save(fname, "symnet-trainer-states-1",
+                          {"%d/%d" % ic: st for ic, st in self._states.items()}, self._optimizer,
+                          {"loss_scaler": scaler})
 
     def load_states(self, fname):
-        loaded = nd.load(fname)
-        if not isinstance(loaded, dict) or "__meta__" not in loaded:
-            raise ValueError("%s is not a symnet Trainer state file (save_states writes them; "
-                             "MXNet's pickled states are not read: unpickling runs code)" % fname)
-        meta = json.loads(loaded.pop("__meta__").asnumpy().astype(np.uint8).tobytes().decode())
-        if meta.get("format") != "symnet-trainer-states-1":
-            raise ValueError("%s: unknown trainer state format %r" % (fname, meta.get("format")))
-        self._states = {}
-        for key, info in meta["layout"].items():
-            i, c = (int(v) for v in key.split("/"))
-            p = self._params[i]
-            ctx = p.list_ctx()[c]
-            parts = [None if none else loaded["%s/%d" % (key, k)].as_in_context(ctx)
-                     for k, none in enumerate(info["none"])]
-            self._states[(i, c)] = tuple(parts) if info["tuple"] else parts[0]
-        o = self._optimizer
-        o.num_update = meta["num_update"]
-        o._index_update_count = {int(k): v for k, v in meta["index_update_count"].items()}
+        def place(ic, arr):
+            return arr.as_in_context(self._params[ic[0]].list_ctx()[ic[1]])
+
+        self._states, meta = _state_files.load(fname, "symnet-trainer-states-1", "Trainer", self._optimizer,
+                                               lambda key: tuple(int(v) for v in key.split("/")), place)
         if meta.get("loss_scaler") and self._amp_loss_scaler is not None:
             self._amp_loss_scaler.load_state_dict(meta["loss_scaler"])

@@ -1,0 +1,17 @@
+# MPI for distributed training (symnet::dist, collectives.h). AUTO: used when found (Debian:
+# libopenmpi-dev); OFF builds the one-rank stub (src/dist/transport_nompi.cc).
+set(SYMNET_USE_MPI "AUTO" CACHE STRING "Build the MPI transport of distributed training: AUTO, ON, OFF")
+set_property(CACHE SYMNET_USE_MPI PROPERTY STRINGS AUTO ON OFF)
+set(SYMNET_MPI_ENABLED OFF)
+set(MPI_CXX_SKIP_MPICXX ON)  # the C API only (no libmpi_cxx)
+if(NOT SYMNET_USE_MPI STREQUAL "OFF")
+  if(SYMNET_USE_MPI STREQUAL "ON")
+    find_package(MPI REQUIRED COMPONENTS CXX)
+  else()
+    find_package(MPI QUIET COMPONENTS CXX)
+  endif()
+  if(MPI_CXX_FOUND)
+    set(SYMNET_MPI_ENABLED ON)
+  endif()
+endif()
+message(STATUS "symnet MPI (distributed training): ${SYMNET_MPI_ENABLED}")
