@@ -23,8 +23,16 @@ double TimeoutSeconds() {
   return t;
 }
 
-/*! \brief A task still waiting this long after another rank finished will never complete. */
-constexpr double kFinishedPeerGraceSeconds = 5.0;
+/*! \brief A task still waiting this long after another rank finished will never complete
+ *  (SYMNET_DIST_FINISHED_GRACE seconds, default 5: the last collective may still be finishing). */
+double FinishedPeerGraceSeconds() {
+  static const double t = [] {
+    const char* v = std::getenv("SYMNET_DIST_FINISHED_GRACE");
+    const double s = v != nullptr ? std::atof(v) : 0.0;
+    return s > 0 ? s : 5.0;
+  }();
+  return t;
+}
 
 [[noreturn]] void Stop(const Task& task, const std::string& why) {
   std::fprintf(stderr, "symnet dist: rank %d: %s %s; stopping this rank\n", MessageRank(),
@@ -115,7 +123,7 @@ void CommThread::WaitDone(Task* task, bool timed) {
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       const int finished = FinishedRank();
       if (finished >= 0 && finished_seen < 0) finished_seen = waited;
-      if (finished_seen >= 0 && waited - finished_seen > kFinishedPeerGraceSeconds)
+      if (finished_seen >= 0 && waited - finished_seen > FinishedPeerGraceSeconds())
         Stop(*task,
              "waits for rank " + std::to_string(finished) +
                  ", which has finished its job (the ranks made different collective calls: a "

@@ -200,9 +200,9 @@ def test_a_failed_rank_stops_the_others_with_a_message(tmp_path, how):
 
 @needs_mpi
 def test_a_collective_that_waits_too_long_stops_the_rank(tmp_path):
-    proc, seconds = mpirun(2, "stall", tmp_path, timeout=120, env={"SYMNET_DIST_TIMEOUT": "3"})
+    proc, seconds = mpirun(2, "stall", tmp_path, timeout=120, env={"SYMNET_DIST_TIMEOUT": "2"})
     assert proc.returncode != 0 and seconds < 50, seconds
-    assert "symnet dist: rank 0: barrier has waited 3 s for the other ranks" in proc.stdout + proc.stderr
+    assert "symnet dist: rank 0: barrier has waited 2 s for the other ranks" in proc.stdout + proc.stderr
 
 
 @needs_mpi
@@ -223,6 +223,6 @@ def test_resnet_example_trains_on_two_ranks(tmp_path):
 
 @needs_mpi
 def test_a_rank_that_finishes_early_stops_the_waiting_ones(tmp_path):
-    proc, seconds = mpirun(2, "early", tmp_path, timeout=120)
+    proc, seconds = mpirun(2, "early", tmp_path, timeout=120, env={"SYMNET_DIST_FINISHED_GRACE": "1"})
     assert proc.returncode != 0 and seconds < 50, seconds
     assert "symnet dist: rank 0: barrier waits for rank 1, which has finished its job" in proc.stdout + proc.stderr
