@@ -177,6 +177,8 @@ def start_distributed():
     if dist.initialized():
         return
     dist.init()
+    if dist.size() == 1:  # a script run without mpirun: nothing to tell other ranks
+        return
     previous = sys.excepthook
 
     def _hook(kind, value, tb):
