@@ -14,23 +14,22 @@ namespace symnet {
 namespace dist {
 namespace {
 
+/*! \brief A positive number of seconds from the environment, or `fallback`. */
+double SecondsFromEnv(const char* var, double fallback) {
+  const char* v = std::getenv(var);
+  const double s = v != nullptr ? std::atof(v) : 0.0;
+  return s > 0 ? s : fallback;
+}
+
 double TimeoutSeconds() {
-  static const double t = [] {
-    const char* v = std::getenv("SYMNET_DIST_TIMEOUT");
-    const double s = v != nullptr ? std::atof(v) : 0.0;
-    return s > 0 ? s : 300.0;
-  }();
+  static const double t = SecondsFromEnv("SYMNET_DIST_TIMEOUT", 300.0);
   return t;
 }
 
 /*! \brief A task still waiting this long after another rank finished will never complete
  *  (SYMNET_DIST_FINISHED_GRACE seconds, default 5: the last collective may still be finishing). */
 double FinishedPeerGraceSeconds() {
-  static const double t = [] {
-    const char* v = std::getenv("SYMNET_DIST_FINISHED_GRACE");
-    const double s = v != nullptr ? std::atof(v) : 0.0;
-    return s > 0 ? s : 5.0;
-  }();
+  static const double t = SecondsFromEnv("SYMNET_DIST_FINISHED_GRACE", 5.0);
   return t;
 }
 
