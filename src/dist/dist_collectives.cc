@@ -116,29 +116,10 @@ void AllReduceSum(const std::vector<NDArray>& arrays) {
         count += static_cast<size_t>(a.Size());
       }
     if (group.empty()) continue;
-    const DType wire_type = WireDType(wire);
-    if (group.size() == 1 && group[0]->dtype() == wire_type &&
-        group[0]->device().type == Device::kCPU) {
-      // one array already of the wire type: summed where it lies
-      CommThread::Get().Run("all-reduce of one array (" + Megabytes(group[0]->Bytes()) + ")",
-                            [&] { transport::AllReduceSum(group[0]->dptr(), count, wire); });
-      continue;
-    }
-    const size_t elem = DTypeSize(wire_type);
-    std::vector<char> buf(count * elem);
-    size_t off = 0;
-    for (const NDArray* a : group) {
-      a->CopyToBuffer(buf.data() + off * elem, wire_type);
-      off += static_cast<size_t>(a->Size());
-    }
-    CommThread::Get().Run(
-        "all-reduce of " + std::to_string(group.size()) + " arrays (" + Megabytes(buf.size()) + ")",
-        [&] { transport::AllReduceSum(buf.data(), count, wire); });
-    off = 0;
-    for (const NDArray* a : group) {
-      a->CopyFromBuffer(buf.data() + off * elem, wire_type);
-      off += static_cast<size_t>(a->Size());
-    }
+    std::vector<char> buf;
+    CommThread::Get().Run("all-reduce of " + std::to_string(group.size()) + " arrays (" +
+                              Megabytes(count * DTypeSize(WireDType(wire))) + ")",
+                          [&] { SumOverRanks(group, wire, &buf); });
   }
 }
 

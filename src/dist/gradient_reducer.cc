@@ -13,11 +13,11 @@ namespace dist {
 struct GradientReducer::Impl {
   struct Bucket {
     std::vector<size_t> members;
+    std::vector<const NDArray*> arrays;  // the members' gradients
     transport::Wire wire = transport::Wire::kFloat32;
-    size_t count = 0;  // elements
-    std::vector<char> buf;
+    size_t count = 0;       // elements
+    std::vector<char> buf;  // packed gradients (SumOverRanks)
     size_t pending = 0;     // members not ready yet in this step
-    bool in_place = false;  // one float32 gradient on the CPU: summed where it lies
     std::shared_ptr<Task> task;
   };
   std::vector<NDArray> grads;
@@ -37,7 +37,6 @@ struct GradientReducer::Impl {
    *  summed where it lies, others are packed into the bucket's buffer and back. */
   void Start(size_t b) {
     Bucket& bk = buckets[b];
-    const bool in_place = bk.in_place;
     std::ostringstream what;
     what << "all-reduce of gradient bucket " << b << " (" << bk.members.size() << " gradients, "
          << bk.count * DTypeSize(WireDType(bk.wire)) / 1048576.0 << " MB)";
@@ -51,25 +50,9 @@ struct GradientReducer::Impl {
       }
     bk.task = CommThread::Get().Post(
         what.str(),
-        [this, b, in_place] {
+        [this, b] {
           Bucket& k = buckets[b];
-          const DType wt = WireDType(k.wire);
-          const size_t elem = DTypeSize(wt);
-          if (in_place) {
-            transport::AllReduceSum(grads[k.members[0]].dptr(), k.count, k.wire);
-          } else {
-            size_t off = 0;
-            for (size_t m : k.members) {
-              grads[m].CopyToBuffer(k.buf.data() + off * elem, wt);
-              off += static_cast<size_t>(grads[m].Size());
-            }
-            transport::AllReduceSum(k.buf.data(), k.count, k.wire);
-            off = 0;
-            for (size_t m : k.members) {
-              grads[m].CopyFromBuffer(k.buf.data() + off * elem, wt);
-              off += static_cast<size_t>(grads[m].Size());
-            }
-          }
+          SumOverRanks(k.arrays, k.wire, &k.buf);
           Log("done " + std::to_string(b));
         },
         [this, b] { Log("start " + std::to_string(b)); });
@@ -125,12 +108,9 @@ GradientReducer::GradientReducer(std::vector<NDArray> grads, const std::vector<s
     bytes += gb;
     im.bucket_of[i] = static_cast<int>(im.buckets.size() - 1);
   }
-  for (Impl::Bucket& bk : im.buckets) {
-    const NDArray& first = im.grads[bk.members[0]];
-    bk.in_place = bk.members.size() == 1 && first.dtype() == WireDType(bk.wire) &&
-                  first.device().type == Device::kCPU;
-    if (!bk.in_place) bk.buf.resize(bk.count * DTypeSize(WireDType(bk.wire)));
-  }
+  for (Impl::Bucket& bk : im.buckets)
+    for (size_t m : bk.members) bk.arrays.push_back(&im.grads[m]);
+
   // every rank must have the same buckets, or the sums would mix up gradients
   if (im.multi) {
     std::ostringstream sig;

@@ -2,7 +2,10 @@
 #ifndef SYMNET_SRC_DIST_WIRE_H_
 #define SYMNET_SRC_DIST_WIRE_H_
 
+#include <vector>
+
 #include "symnet/dtype.h"
+#include "symnet/ndarray.h"
 #include "transport.h"
 
 namespace symnet {
@@ -27,6 +30,35 @@ inline DType WireDType(transport::Wire w) {
   return w == transport::Wire::kFloat32   ? DType::kFloat32
          : w == transport::Wire::kFloat64 ? DType::kFloat64
                                           : DType::kInt64;
+}
+
+/*!
+ * \brief Sums `arrays` (all of wire type `wire`) over the ranks, on the communication thread: one
+ *  float32/float64 CPU array of the wire's dtype is summed where it lies; otherwise the arrays are
+ *  packed into `buf` (grown once, kept by the caller for the next call), summed and unpacked.
+ */
+inline void SumOverRanks(const std::vector<const NDArray*>& arrays, transport::Wire wire,
+                         std::vector<char>* buf) {
+  const DType wt = WireDType(wire);
+  size_t count = 0;
+  for (const NDArray* a : arrays) count += static_cast<size_t>(a->Size());
+  if (arrays.size() == 1 && arrays[0]->dtype() == wt && arrays[0]->device().type == Device::kCPU) {
+    transport::AllReduceSum(arrays[0]->dptr(), count, wire);
+    return;
+  }
+  const size_t elem = DTypeSize(wt);
+  buf->resize(count * elem);
+  size_t off = 0;
+  for (const NDArray* a : arrays) {
+    a->CopyToBuffer(buf->data() + off * elem, wt);
+    off += static_cast<size_t>(a->Size());
+  }
+  transport::AllReduceSum(buf->data(), count, wire);
+  off = 0;
+  for (const NDArray* a : arrays) {
+    a->CopyFromBuffer(buf->data() + off * elem, wt);
+    off += static_cast<size_t>(a->Size());
+  }
 }
 
 }  // namespace dist
