@@ -104,7 +104,7 @@ const std::vector<std::string> kNeutralOps = {
     "broadcast_to", "broadcast_like", "broadcast_axis", "tile", "repeat", "reverse", "SwapAxis",
     "reshape_like",
     // BatchNorm keeps float32 gamma/beta/statistics for 16-bit data (its type rule)
-    "BatchNorm",
+    "BatchNorm", "_contrib_SyncBatchNorm",
     // explicit casts, AMP's own ops, the executor's layout copy and its bind-time fusion (made
     // after AMP has decided the dtypes of the nodes it replaces)
     "Cast", "amp_cast", "amp_multicast", "all_finite", "multi_all_finite", "_convert_layout",

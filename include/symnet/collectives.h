@@ -48,6 +48,12 @@ int LocalSize();
  *  float16 and bfloat16 are summed in float32 (16-bit arrays travel as float32), float64 in
  *  float64, integer and bool types in int64. */
 void AllReduceSum(const std::vector<NDArray>& arrays);
+/*!
+ * \brief In-place sum over the ranks of `count` doubles, for operators that reduce across the job
+ *  (SyncBatchNorm's per-channel sums); `what` names the call in errors. Starts the job (Init) on
+ *  first use; in a job of one rank the values stay as they are.
+ */
+void AllReduceSum(double* values, size_t count, const std::string& what);
 /*! \brief Every rank's arrays become root's (bytes as they are, any dtype). */
 void Broadcast(const std::vector<NDArray>& arrays, int root = 0);
 /*! \brief Shape (Size(), *a.shape()): row r is rank r's array. */

@@ -9,10 +9,15 @@
 
 #include <cmath>
 #include <cstring>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
 
 #include "../dnnl/dnnl_batch_norm.h"
 #include "../scratch_output.h"
 #include "../stage_f32.h"
+#include "batch_norm_ref.h"
 #include "data_layout.h"
 #include "src/device/kernel_launch.h"
 #include "symnet/storage.h"
@@ -25,18 +30,17 @@ DMLC_REGISTER_PARAMETER(BatchNormParam);
 namespace {
 
 ChannelView View(const BatchNormParam& p, const TBlob& x) {
-  const Shape& s = x.shape_;
-  const int a = ChannelAxis(p, s.ndim());
-  if (x.channels_last()) return {s.Size() / s[1], s[1], 1};
-  return {s.ProdRange(0, a), s[a], s.ProdRange(a + 1, s.ndim())};
+  return bn_ref::ViewOf(x, ChannelAxis(p, x.ndim()));
 }
 
 DType ParamType(DType data) { return data == DType::kFloat64 ? DType::kFloat64 : DType::kFloat32; }
 
-bool BNShape(const NodeAttrs& attrs, std::vector<Shape>* in, std::vector<Shape>* out) {
+}  // namespace
+
+bool BatchNormShape(int axis, std::vector<Shape>* in, std::vector<Shape>* out) {
   const Shape& d = (*in)[kData];
   if (!d.is_known()) return false;
-  const Shape c{d[ChannelAxis(Param<BatchNormParam>(attrs), d.ndim())]};
+  const Shape c{d[ChannelAxis(axis, d.ndim())]};
   for (int i = kGamma; i <= kMovingVar; ++i) AssignInShape(in, i, c);
   AssignOutShape(out, 0, d);
   AssignOutShape(out, 1, c);
@@ -44,7 +48,7 @@ bool BNShape(const NodeAttrs& attrs, std::vector<Shape>* in, std::vector<Shape>*
   return true;
 }
 
-bool BNType(const NodeAttrs&, std::vector<DType>* in, std::vector<DType>* out) {
+bool BatchNormType(const NodeAttrs&, std::vector<DType>* in, std::vector<DType>* out) {
   DType t = (*in)[kData];
   if (t == DType::kUnknown) t = (*out)[0];
   if (t == DType::kUnknown) return false;
@@ -57,42 +61,21 @@ bool BNType(const NodeAttrs&, std::vector<DType>* in, std::vector<DType>* out) {
   return true;
 }
 
-/*! \brief Plain loops: statistics in double, any axis, channels-first or channels-last. */
+namespace {
+
+/*! \brief Plain loops (batch_norm_ref.h): any axis, channels-first or channels-last. */
 template <typename T, typename P>
 void ForwardRef(const BatchNormParam& p, bool batch_stats, const TBlob& xb, const P* gamma,
                 const P* beta, P* mean, P* var, const TBlob& yb, OpReqType req) {
   const ChannelView v = View(p, xb);
-  const T* x = xb.dptr<T>();
-  T* y = yb.dptr<T>();
-  const double count = static_cast<double>(v.outer * v.inner);
-#pragma omp parallel for
-  for (int64_t c = 0; c < v.c; ++c) {
-    if (batch_stats) {
-      double s = 0, ss = 0;
-      for (int64_t o = 0; o < v.outer; ++o)
-        for (int64_t i = 0; i < v.inner; ++i) {
-          const double val = static_cast<AccType<T>>(x[(o * v.c + c) * v.inner + i]);
-          s += val;
-          ss += val * val;
-        }
-      const double m = s / count;
-      mean[c] = static_cast<P>(m);
-      var[c] = static_cast<P>(std::max(ss / count - m * m, 0.0));
-    }
-    const double g = p.fix_gamma ? 1.0 : static_cast<double>(gamma[c]);
-    const double scale = g / std::sqrt(static_cast<double>(var[c]) + p.eps);
-    const double shift = static_cast<double>(beta[c]) - static_cast<double>(mean[c]) * scale;
-    for (int64_t o = 0; o < v.outer; ++o)
-      for (int64_t i = 0; i < v.inner; ++i) {
-        const int64_t k = (o * v.c + c) * v.inner + i;
-        const double val = static_cast<AccType<T>>(x[k]) * scale + shift;
-        if (req == kAddTo) {
-          AssignReq<kAddTo>(&y[k], static_cast<AccType<T>>(val));
-        } else {
-          AssignReq<kWriteTo>(&y[k], static_cast<AccType<T>>(val));
-        }
-      }
+  if (batch_stats) {
+    std::vector<double> sums(2 * v.c);
+    bn_ref::ChannelSums(v, xb.dptr<T>(), sums.data(), sums.data() + v.c);
+    bn_ref::MomentsFromSums(v.c, sums.data(), sums.data() + v.c,
+                            static_cast<double>(v.outer * v.inner), mean, var);
   }
+  bn_ref::Normalize(v, xb.dptr<T>(), p.fix_gamma ? nullptr : gamma, beta, mean, var, p.eps,
+                    yb.dptr<T>(), req);
 }
 
 template <typename T, typename P>
@@ -100,44 +83,16 @@ void BackwardRef(const BatchNormParam& p, bool batch_stats, const TBlob& dyb, co
                  const P* gamma, const P* mean, const P* var, const TBlob& dxb, P* dgamma, P* dbeta,
                  const std::vector<OpReqType>& req) {
   const ChannelView v = View(p, xb);
-  const T* x = xb.dptr<T>();
-  const T* dy = dyb.dptr<T>();
-  T* dx = dxb.dptr<T>();
-  const double count = static_cast<double>(v.outer * v.inner);
-  auto put = [](auto* dst, OpReqType r, double val) {
-    using D = std::remove_pointer_t<decltype(dst)>;
-    if (r == kAddTo) {
-      AssignReq<kAddTo>(dst, static_cast<AccType<D>>(val));
-    } else if (r != kNullOp) {
-      AssignReq<kWriteTo>(dst, static_cast<AccType<D>>(val));
-    }
-  };
-#pragma omp parallel for
+  const T *x = xb.dptr<T>(), *dy = dyb.dptr<T>();
+  std::vector<double> sums(2 * v.c);
+  double *sum_dy = sums.data(), *sum_dy_xhat = sums.data() + v.c;
+  bn_ref::GradSums(v, dy, x, mean, var, p.eps, sum_dy, sum_dy_xhat);
+  bn_ref::GradData(v, dy, x, p.fix_gamma ? nullptr : gamma, mean, var, p.eps, batch_stats,
+                   static_cast<double>(v.outer * v.inner), sum_dy, sum_dy_xhat, dxb.dptr<T>(),
+                   req[0]);
   for (int64_t c = 0; c < v.c; ++c) {
-    const double m = static_cast<double>(mean[c]);
-    const double invstd = 1.0 / std::sqrt(static_cast<double>(var[c]) + p.eps);
-    const double g = p.fix_gamma ? 1.0 : static_cast<double>(gamma[c]);
-    double sum_dy = 0, sum_dy_xhat = 0;
-    for (int64_t o = 0; o < v.outer; ++o)
-      for (int64_t i = 0; i < v.inner; ++i) {
-        const int64_t k = (o * v.c + c) * v.inner + i;
-        const double d = static_cast<AccType<T>>(dy[k]);
-        sum_dy += d;
-        sum_dy_xhat += d * (static_cast<AccType<T>>(x[k]) - m) * invstd;
-      }
-    for (int64_t o = 0; o < v.outer; ++o)
-      for (int64_t i = 0; i < v.inner; ++i) {
-        const int64_t k = (o * v.c + c) * v.inner + i;
-        const double d = static_cast<AccType<T>>(dy[k]);
-        double val = d * g * invstd;
-        if (batch_stats) {
-          const double xhat = (static_cast<AccType<T>>(x[k]) - m) * invstd;
-          val = g * invstd * (d - sum_dy / count - xhat * sum_dy_xhat / count);
-        }
-        put(&dx[k], req[0], val);
-      }
-    put(&dgamma[c], req[1], p.fix_gamma ? 0.0 : sum_dy_xhat);
-    put(&dbeta[c], req[2], sum_dy);
+    bn_ref::Put(&dgamma[c], req[1], p.fix_gamma ? 0.0 : sum_dy_xhat[c]);
+    bn_ref::Put(&dbeta[c], req[2], sum_dy[c]);
   }
 }
 
@@ -211,15 +166,8 @@ void BNForward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<T
   }
   if (batch_stats) {  // moving = momentum * moving + (1 - momentum) * batch
     SYMNET_REAL_TYPE_SWITCH(in[kGamma].dtype_, P, {
-      P* mm = in[kMovingMean].dptr<P>();
-      P* mv = in[kMovingVar].dptr<P>();
-      const P* bm = out[1].dptr<P>();
-      const P* bv = out[2].dptr<P>();
-      const P mo = static_cast<P>(p.momentum);
-      for (int64_t c = 0; c < in[kGamma].Size(); ++c) {
-        mm[c] = mo * mm[c] + (P(1) - mo) * bm[c];
-        mv[c] = mo * mv[c] + (P(1) - mo) * bv[c];
-      }
+      bn_ref::UpdateMoving(in[kGamma].Size(), p.momentum, out[1].dptr<P>(), out[2].dptr<P>(),
+                           in[kMovingMean].dptr<P>(), in[kMovingVar].dptr<P>());
     });
   }
 }
@@ -267,56 +215,68 @@ FLayoutSlots BNLayout(std::vector<int> ins, std::vector<int> outs) {
 
 }  // namespace
 
+Op& BatchNormLikeOp(Op& op, const char* backward_op, std::function<int(const NodeAttrs&)> axis_of,
+                    std::function<bool(const NodeAttrs&)> output_mean_var) {
+  std::string backward(backward_op);
+  return op.set_num_inputs(5)
+      .set_num_outputs(3)
+      .add_argument("data", "NDArray-or-Symbol", "Input data.")
+      .add_argument("gamma", "NDArray-or-Symbol", "Scale per channel.")
+      .add_argument("beta", "NDArray-or-Symbol", "Shift per channel.")
+      .add_argument("moving_mean", "NDArray-or-Symbol", "Running mean (auxiliary state).")
+      .add_argument("moving_var", "NDArray-or-Symbol", "Running variance (auxiliary state).")
+      .set_attr<FListInputNames>(
+          "FListInputNames",
+          [](const NodeAttrs&) {
+            return std::vector<std::string>{"data", "gamma", "beta", "moving_mean", "moving_var"};
+          })
+      .set_attr<FListOutputNames>("FListOutputNames",
+                                  [](const NodeAttrs&) {
+                                    return std::vector<std::string>{"output", "mean", "var"};
+                                  })
+      .set_attr<FNumVisibleOutputs>(
+          "FNumVisibleOutputs",
+          [output_mean_var](const NodeAttrs& a) -> uint32_t { return output_mean_var(a) ? 3 : 1; })
+      .set_attr<FMutateInputs>("FMutateInputs",
+                               [](const NodeAttrs&) {
+                                 return std::vector<uint32_t>{3, 4};
+                               })
+      .set_attr<FInputVarAttrs>(
+          "FInputVarAttrs",
+          [](const NodeAttrs&, uint32_t index) -> std::map<std::string, std::string> {
+            if (index == 3) return {{"__init__", "[\"zero\", {}]"}};
+            if (index == 4) return {{"__init__", "[\"one\", {}]"}};
+            return {};
+          })
+      .set_attr<FInferShape>(
+          "FInferShape",
+          [axis_of](const NodeAttrs& a, std::vector<Shape>* in, std::vector<Shape>* out) {
+            return BatchNormShape(axis_of(a), in, out);
+          })
+      .set_attr<FInferType>("FInferType", BatchNormType)
+      .set_attr<FGradient>(
+          "FGradient", [backward](const NodePtr& n, const std::vector<NodeEntry>& ograds) {
+            auto g = MakeGradNode(
+                backward.c_str(), n,
+                {ograds[0], n->inputs[0], n->inputs[1], NodeEntry{n, 1, 0}, NodeEntry{n, 2, 0}},
+                ParamsOf(n));
+            return std::vector<NodeEntry>{g[0], g[1], g[2], NoGradient(), NoGradient()};
+          });
+}
+
 SYMNET_REGISTER_OP(BatchNorm)
     .describe(
         "Batch normalization: y = (x - mean) / sqrt(var + eps) * gamma + beta per channel, "
         "with batch statistics in training and moving statistics otherwise.")
-    .set_num_inputs(5)
-    .set_num_outputs(3)
     .set_attr_parser(ParamParser<BatchNormParam>)
     .add_arguments(ParamDocs<BatchNormParam>())
-    .add_argument("data", "NDArray-or-Symbol", "Input data.")
-    .add_argument("gamma", "NDArray-or-Symbol", "Scale per channel.")
-    .add_argument("beta", "NDArray-or-Symbol", "Shift per channel.")
-    .add_argument("moving_mean", "NDArray-or-Symbol", "Running mean (auxiliary state).")
-    .add_argument("moving_var", "NDArray-or-Symbol", "Running variance (auxiliary state).")
-    .set_attr<FListInputNames>(
-        "FListInputNames",
-        [](const NodeAttrs&) {
-          return std::vector<std::string>{"data", "gamma", "beta", "moving_mean", "moving_var"};
-        })
-    .set_attr<FListOutputNames>("FListOutputNames",
-                                [](const NodeAttrs&) {
-                                  return std::vector<std::string>{"output", "mean", "var"};
-                                })
-    .set_attr<FNumVisibleOutputs>("FNumVisibleOutputs",
-                                  [](const NodeAttrs& a) -> uint32_t {
-                                    return Param<BatchNormParam>(a).output_mean_var ? 3 : 1;
-                                  })
-    .set_attr<FMutateInputs>("FMutateInputs",
-                             [](const NodeAttrs&) {
-                               return std::vector<uint32_t>{3, 4};
-                             })
-    .set_attr<FInputVarAttrs>("FInputVarAttrs",
-                              [](const NodeAttrs&,
-                                 uint32_t index) -> std::map<std::string, std::string> {
-                                if (index == 3) return {{"__init__", "[\"zero\", {}]"}};
-                                if (index == 4) return {{"__init__", "[\"one\", {}]"}};
-                                return {};
-                              })
-    .set_attr<FInferShape>("FInferShape", BNShape)
-    .set_attr<FInferType>("FInferType", BNType)
     .set_attr<FLayoutSlots>("FLayoutSlots", BNLayout({0}, {0}))
-    .set_attr<FGradient>(
-        "FGradient",
-        [](const NodePtr& n, const std::vector<NodeEntry>& ograds) {
-          auto g = MakeGradNode(
-              "_backward_BatchNorm", n,
-              {ograds[0], n->inputs[0], n->inputs[1], NodeEntry{n, 1, 0}, NodeEntry{n, 2, 0}},
-              ParamsOf(n));
-          return std::vector<NodeEntry>{g[0], g[1], g[2], NoGradient(), NoGradient()};
-        })
     .set_attr<FCompute>("FCompute<cpu>", BNForward);
+// the rest of BatchNorm's registration, shared with SyncBatchNorm
+static Op& batch_norm_attrs [[maybe_unused]] = BatchNormLikeOp(
+    Op::Register("BatchNorm"), "_backward_BatchNorm",
+    [](const NodeAttrs& a) { return Param<BatchNormParam>(a).axis; },
+    [](const NodeAttrs& a) { return Param<BatchNormParam>(a).output_mean_var; });
 
 SYMNET_REGISTER_OP(_backward_BatchNorm)
     .set_num_inputs(5)

@@ -4,9 +4,13 @@
  *  blocks -- (32-channel tile, part) for channels-last data -- reduces the statistics in double
  *  (about 1024 blocks in all, combined with double atomics), element-wise kernels normalize and
  *  form the gradients.
+ *  SyncBatchNorm runs the same kernels with its per-channel sums summed over the ranks between
+ *  the partial sums and their use.
  *  (cuDNN's batch norm keeps an unbiased running variance, which would make GPU and CPU
  *  checkpoints differ, so it is not used.)
  */
+#include <vector>
+
 #include "batch_norm.h"
 #include "src/device/kernel_launch.cuh"
 
@@ -229,11 +233,30 @@ struct ChannelDims {
   int64_t outer, c, inner;
 };
 
+/*! \brief What the kernels need of BatchNorm's and SyncBatchNorm's parameters. */
+struct BNSettings {
+  double eps;
+  float momentum;
+  bool fix_gamma, use_global_stats;
+  int axis;
+  bool sync;  // SyncBatchNorm: the per-channel sums are summed over the ranks of the job
+};
+
+BNSettings BatchNormSettings(const NodeAttrs& attrs) {
+  const BatchNormParam& p = Param<BatchNormParam>(attrs);
+  return {p.eps, p.momentum, p.fix_gamma, p.use_global_stats, p.axis, false};
+}
+
+BNSettings SyncBatchNormSettings(const NodeAttrs& attrs) {
+  const SyncBatchNormParam& p = Param<SyncBatchNormParam>(attrs);
+  return {p.eps, p.momentum, p.fix_gamma, p.use_global_stats, 1, true};
+}
+
 /*! \brief x seen as (outer, C, inner) in memory order; channels-last data (the GPU layout plan)
  *  is (N * spatial, C, 1). */
-ChannelDims Dims(const BatchNormParam& p, const TBlob& x) {
+ChannelDims Dims(int axis, const TBlob& x) {
   const Shape& s = x.shape_;
-  const int a = ChannelAxis(p, s.ndim());
+  const int a = ChannelAxis(axis, s.ndim());
   if (x.channels_last()) {
     SYMNET_CHECK_EQ(a, 1) << "channels-last BatchNorm data must normalize axis 1";
     return {s.Size() / s[1], s[1], 1};
@@ -242,32 +265,54 @@ ChannelDims Dims(const BatchNormParam& p, const TBlob& x) {
   return {s.ProdRange(0, a), s[a], s.ProdRange(a + 1, s.ndim())};
 }
 
-void BNForwardGPU(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& in,
-                  const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
-  const BatchNormParam& p = Param<BatchNormParam>(attrs);
+/*!
+ * \brief SyncBatchNorm: the 2C per-channel sums on the device and this rank's element count are
+ *  summed over the ranks (through host memory: two small copies per call); returns the job's
+ *  element count. BatchNorm: returns `count` as it is.
+ */
+double SumOverRanks(const NodeAttrs& attrs, const BNSettings& s, const char* part, double* dev_sums,
+                    int64_t C, double count, int dev) {
+  if (!s.sync) return count;
+  std::vector<double> host(static_cast<size_t>(2 * C + 1));
+  const size_t bytes = static_cast<size_t>(2 * C) * sizeof(double);
+  if (C > 0) cuda::CopyBytes(host.data(), Device::CPU(), dev_sums, Device::GPU(dev), bytes);
+  host[2 * C] = count;
+  SyncBatchNormSumOverRanks(attrs, part, host.data(), host.size());
+  if (C > 0) cuda::CopyBytes(dev_sums, Device::GPU(dev), host.data(), Device::CPU(), bytes);
+  return host[2 * C];
+}
+
+void BNForwardGPU(const BNSettings& p, const NodeAttrs& attrs, const OpContext& ctx,
+                  const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
+                  const std::vector<TBlob>& out) {
   const TBlob& x = in[kData];
-  // an empty batch leaves the moving averages as they were (as on the CPU)
-  const bool batch_stats = ctx.is_train && !p.use_global_stats && x.Size() > 0;
-  const ChannelDims d = Dims(p, x);
+  // an empty batch leaves the moving averages as they were (as on the CPU); SyncBatchNorm
+  // decides on the job's batch, every rank taking part in the sums
+  bool batch_stats = ctx.is_train && !p.use_global_stats && (p.sync || x.Size() > 0);
+  const ChannelDims d = Dims(p.axis, x);
   const BNView v{d.c, d.inner, p.eps, p.fix_gamma};
-  if (!batch_stats) {  // normalize with the moving statistics, reported as mean/var outputs
-    cuda::CopyBytes(out[1].dptr_, out[1].dev_, in[kMovingMean].dptr_, in[kMovingMean].dev_,
-                    out[1].Bytes());
-    cuda::CopyBytes(out[2].dptr_, out[2].dev_, in[kMovingVar].dptr_, in[kMovingVar].dev_,
-                    out[2].Bytes());
-  }
   SYMNET_FLOAT_TYPE_SWITCH(x.dtype_, T, {
     using P = typename std::conditional<std::is_same<T, double>::value, double, float>::type;
-    if (batch_stats && d.c > 0) {
+    if (batch_stats) {
       double* sums = static_cast<double*>(
-          cuda::Workspace(ctx.dev.id, static_cast<size_t>(2 * d.c) * sizeof(double)));
-      LaunchPartialSums<false, T, P>(ctx.dev.id, x.dptr<T>(), static_cast<const T*>(nullptr),
-                                     d.outer, d.c, d.inner, static_cast<const P*>(nullptr),
-                                     static_cast<const P*>(nullptr), 0.0, sums);
-      Kernel<FinishStats, gpu>::Launch(d.c, static_cast<const double*>(sums),
-                                       static_cast<double>(d.outer * d.inner), out[1].dptr<P>(),
-                                       out[2].dptr<P>(), in[kMovingMean].dptr<P>(),
-                                       in[kMovingVar].dptr<P>(), static_cast<P>(p.momentum));
+          cuda::Workspace(ctx.dev.id, static_cast<size_t>(2 * d.c + 1) * sizeof(double)));
+      if (d.c > 0)
+        LaunchPartialSums<false, T, P>(ctx.dev.id, x.dptr<T>(), static_cast<const T*>(nullptr),
+                                       d.outer, d.c, d.inner, static_cast<const P*>(nullptr),
+                                       static_cast<const P*>(nullptr), 0.0, sums);
+      const double count = SumOverRanks(attrs, p, "statistics", sums, d.c,
+                                        static_cast<double>(d.outer * d.inner), ctx.dev.id);
+      batch_stats = count > 0;
+      if (batch_stats && d.c > 0)
+        Kernel<FinishStats, gpu>::Launch(
+            d.c, static_cast<const double*>(sums), count, out[1].dptr<P>(), out[2].dptr<P>(),
+            in[kMovingMean].dptr<P>(), in[kMovingVar].dptr<P>(), static_cast<P>(p.momentum));
+    }
+    if (!batch_stats) {  // normalize with the moving statistics, reported as mean/var outputs
+      cuda::CopyBytes(out[1].dptr_, out[1].dev_, in[kMovingMean].dptr_, in[kMovingMean].dev_,
+                      out[1].Bytes());
+      cuda::CopyBytes(out[2].dptr_, out[2].dev_, in[kMovingVar].dptr_, in[kMovingVar].dev_,
+                      out[2].Bytes());
     }
     SYMNET_REQ_SWITCH(req[0], Req, {
       Kernel<NormalizeKernel<Req>, gpu>::Launch(x.Size(), x.dptr<T>(), out[0].dptr<T>(),
@@ -277,16 +322,19 @@ void BNForwardGPU(const NodeAttrs& attrs, const OpContext& ctx, const std::vecto
   });
 }
 
-/*! \brief Inputs (dy, x, gamma, mean, var); outputs (dx, dgamma, dbeta). */
-void BNBackwardGPU(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& in,
-                   const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
-  const BatchNormParam& p = Param<BatchNormParam>(attrs);
+/*!
+ * \brief Inputs (dy, x, gamma, mean, var); outputs (dx, dgamma, dbeta). dgamma and dbeta are this
+ *  rank's sums (the gradient all-reduce completes them); dx uses the job's sums with SyncBatchNorm.
+ */
+void BNBackwardGPU(const BNSettings& p, const NodeAttrs& attrs, const OpContext& ctx,
+                   const std::vector<TBlob>& in, const std::vector<OpReqType>& req,
+                   const std::vector<TBlob>& out) {
   const TBlob &dy = in[0], &x = in[1];
   const bool batch_stats = !p.use_global_stats;
-  const ChannelDims d = Dims(p, x);
+  const ChannelDims d = Dims(p.axis, x);
   const BNView v{d.c, d.inner, p.eps, p.fix_gamma};
   double* sums = static_cast<double*>(
-      cuda::Workspace(ctx.dev.id, static_cast<size_t>(2 * d.c) * sizeof(double)));
+      cuda::Workspace(ctx.dev.id, static_cast<size_t>(2 * d.c + 1) * sizeof(double)));
   SYMNET_FLOAT_TYPE_SWITCH(x.dtype_, T, {
     using P = typename std::conditional<std::is_same<T, double>::value, double, float>::type;
     if (d.c > 0) {
@@ -295,19 +343,37 @@ void BNBackwardGPU(const NodeAttrs& attrs, const OpContext& ctx, const std::vect
       Kernel<FinishGradStats, gpu>::Launch(d.c, static_cast<const double*>(sums), p.fix_gamma,
                                            out[1].dptr<P>(), out[2].dptr<P>(), req[1], req[2]);
     }
+    double count = static_cast<double>(d.outer * d.inner);
+    if (batch_stats) count = SumOverRanks(attrs, p, "gradients", sums, d.c, count, ctx.dev.id);
     SYMNET_REQ_SWITCH(req[0], Req, {
-      Kernel<GradDataKernel<Req>, gpu>::Launch(x.Size(), dy.dptr<T>(), x.dptr<T>(),
-                                               out[0].dptr<T>(), in[2].dptr<P>(), in[3].dptr<P>(),
-                                               in[4].dptr<P>(), static_cast<const double*>(sums), v,
-                                               static_cast<double>(d.outer * d.inner), batch_stats);
+      Kernel<GradDataKernel<Req>, gpu>::Launch(
+          x.Size(), dy.dptr<T>(), x.dptr<T>(), out[0].dptr<T>(), in[2].dptr<P>(), in[3].dptr<P>(),
+          in[4].dptr<P>(), static_cast<const double*>(sums), v, count, batch_stats);
     });
   });
 }
 
+template <BNSettings (*settings)(const NodeAttrs&)>
+void ForwardOf(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& in,
+               const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+  BNForwardGPU(settings(attrs), attrs, ctx, in, req, out);
+}
+
+template <BNSettings (*settings)(const NodeAttrs&)>
+void BackwardOf(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& in,
+                const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+  BNBackwardGPU(settings(attrs), attrs, ctx, in, req, out);
+}
+
 }  // namespace
 
-SYMNET_REGISTER_OP(BatchNorm).set_attr<FCompute>("FCompute<gpu>", BNForwardGPU);
-SYMNET_REGISTER_OP(_backward_BatchNorm).set_attr<FCompute>("FCompute<gpu>", BNBackwardGPU);
+SYMNET_REGISTER_OP(BatchNorm).set_attr<FCompute>("FCompute<gpu>", ForwardOf<BatchNormSettings>);
+SYMNET_REGISTER_OP(_backward_BatchNorm)
+    .set_attr<FCompute>("FCompute<gpu>", BackwardOf<BatchNormSettings>);
+SYMNET_REGISTER_OP(_contrib_SyncBatchNorm)
+    .set_attr<FCompute>("FCompute<gpu>", ForwardOf<SyncBatchNormSettings>);
+SYMNET_REGISTER_OP(_backward_contrib_SyncBatchNorm)
+    .set_attr<FCompute>("FCompute<gpu>", BackwardOf<SyncBatchNormSettings>);
 
 }  // namespace ops
 }  // namespace symnet

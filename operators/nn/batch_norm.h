@@ -2,6 +2,10 @@
 #ifndef SYMNET_OPERATORS_NN_BATCH_NORM_H_
 #define SYMNET_OPERATORS_NN_BATCH_NORM_H_
 
+#include <functional>
+#include <string>
+#include <vector>
+
 #include "../operator_common.h"
 
 namespace symnet {
@@ -38,14 +42,66 @@ struct BatchNormParam : public dmlc::Parameter<BatchNormParam> {
         .describe("Accepted for MXNet compatibility (quantization).");
   }
 };
+struct SyncBatchNormParam : public dmlc::Parameter<SyncBatchNormParam> {
+  double eps;
+  float momentum;
+  bool fix_gamma;
+  bool use_global_stats;
+  bool output_mean_var;
+  int ndev;
+  std::string key;
+  DMLC_DECLARE_PARAMETER(SyncBatchNormParam) {
+    DMLC_DECLARE_FIELD(eps).set_default(1e-3).describe(
+        "Added to the variance before the square root.");
+    DMLC_DECLARE_FIELD(momentum).set_default(0.9f).describe("Momentum of the moving average.");
+    DMLC_DECLARE_FIELD(fix_gamma).set_default(true).describe("Fix gamma at 1 (zero gradient).");
+    DMLC_DECLARE_FIELD(use_global_stats)
+        .set_default(false)
+        .describe("Normalize with the moving statistics also in training (nothing is synced).");
+    DMLC_DECLARE_FIELD(output_mean_var)
+        .set_default(false)
+        .describe("Also output mean and variance.");
+    DMLC_DECLARE_FIELD(ndev).set_default(1).describe(
+        "Accepted for MXNet compatibility: the statistics are synced over the ranks of the "
+        "distributed job.");
+    DMLC_DECLARE_FIELD(key).set_default("").describe(
+        "Accepted for MXNet compatibility (the layer's name in its errors).");
+  }
+};
+
 enum { kData, kGamma, kBeta, kMovingMean, kMovingVar };
 
-inline int ChannelAxis(const BatchNormParam& p, int ndim) {
-  const int a = p.axis < 0 ? p.axis + ndim : p.axis;
+/*!
+ * \brief SyncBatchNorm's step between its local and its global sums (sync_batch_norm.cc):
+ *  `sums` (per-channel sums, then this rank's element count last) are summed over the ranks of
+ *  the job in place; `part` ("statistics", "gradients") names the call in errors.
+ */
+void SyncBatchNormSumOverRanks(const NodeAttrs& attrs, const char* part, double* sums, size_t n);
+
+inline int ChannelAxis(int axis, int ndim) {
+  const int a = axis < 0 ? axis + ndim : axis;
   SYMNET_CHECK(a >= 0 && a < ndim)
-      << "BatchNorm axis " << p.axis << " is out of range for " << ndim << "-D data";
+      << "BatchNorm axis " << axis << " is out of range for " << ndim << "-D data";
   return a;
 }
+inline int ChannelAxis(const BatchNormParam& p, int ndim) { return ChannelAxis(p.axis, ndim); }
+
+/*! \brief Shape rule of BatchNorm-like ops (data, gamma, beta, moving_mean, moving_var) ->
+ *  (out, mean, var) normalizing over `axis` (may be negative). */
+bool BatchNormShape(int axis, std::vector<Shape>* in, std::vector<Shape>* out);
+/*! \brief Their type rule: gamma, beta, the statistics and mean/var are float32 for 16-bit
+ *  data (float64 for float64). */
+bool BatchNormType(const NodeAttrs& attrs, std::vector<DType>* in, std::vector<DType>* out);
+
+/*!
+ * \brief Registers what BatchNorm and SyncBatchNorm share: inputs (data, gamma, beta,
+ *  moving_mean, moving_var) with the moving statistics mutated auxiliary states initialized to 0
+ *  and 1, outputs (output, mean, var) of which output_mean_var(attrs) shows all three, the shape
+ *  and type rules over axis_of(attrs), and the gradient node `backward_op` taking
+ *  (dy, data, gamma, mean, var) and giving (d data, d gamma, d beta).
+ */
+Op& BatchNormLikeOp(Op& op, const char* backward_op, std::function<int(const NodeAttrs&)> axis_of,
+                    std::function<bool(const NodeAttrs&)> output_mean_var);
 
 /*! \brief The data seen as (outer, C, inner) in memory order. */
 struct ChannelView {

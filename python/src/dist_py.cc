@@ -16,7 +16,8 @@ void InitDist(py::module_& m) {
   d.def("size", &dist::Size);
   d.def("local_rank", &dist::LocalRank);
   d.def("local_size", &dist::LocalSize);
-  d.def("allreduce_sum", &dist::AllReduceSum, release);
+  d.def("allreduce_sum", static_cast<void (*)(const std::vector<NDArray>&)>(&dist::AllReduceSum),
+        release);
   d.def("broadcast", &dist::Broadcast, py::arg("arrays"), py::arg("root") = 0, release);
   d.def("allgather", &dist::AllGather, release);
   d.def("barrier", &dist::Barrier, release);

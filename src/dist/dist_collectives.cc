@@ -49,11 +49,9 @@ void CheckInitialized(const char* what) {
 
 /*! \brief Every rank must pass arrays of the same shapes and dtypes: the collective would
  *  otherwise mix up bytes. Checked with one small all-gather before the data moves. */
-void CheckSameOnEveryRank(const char* what, const std::vector<NDArray>& arrays) {
+void CheckSameOnEveryRank(const std::string& what, const std::string& signature) {
   if (!g_multi) return;
-  std::ostringstream sig;
-  for (const NDArray& a : arrays) sig << a.shape() << ':' << static_cast<int>(a.dtype()) << ';';
-  const uint64_t mine = std::hash<std::string>()(sig.str());
+  const uint64_t mine = std::hash<std::string>()(signature);
   std::vector<uint64_t> all(g_layout.size);
   CommThread::Get().Run(std::string("checking the arrays of ") + what,
                         [&] { transport::AllGather(&mine, sizeof(mine), all.data()); });
@@ -61,8 +59,15 @@ void CheckSameOnEveryRank(const char* what, const std::vector<NDArray>& arrays) 
     SYMNET_CHECK(all[r] == mine)
         << "dist::" << what << ": rank " << r
         << " passes arrays of other shapes or dtypes than rank " << g_layout.rank << " ("
-        << arrays.size() << " arrays: " << sig.str()
-        << "); every rank must make the same collective calls with the same arrays";
+        << signature << "); every rank must make the same collective calls with the same arrays";
+}
+
+void CheckSameOnEveryRank(const char* what, const std::vector<NDArray>& arrays) {
+  if (!g_multi) return;
+  std::ostringstream sig;
+  sig << arrays.size() << " arrays: ";
+  for (const NDArray& a : arrays) sig << a.shape() << ':' << static_cast<int>(a.dtype()) << ';';
+  CheckSameOnEveryRank(what, sig.str());
 }
 
 std::string Megabytes(size_t bytes) {
@@ -121,6 +126,15 @@ void AllReduceSum(const std::vector<NDArray>& arrays) {
                               Megabytes(count * DTypeSize(WireDType(wire))) + ")",
                           [&] { SumOverRanks(group, wire, &buf); });
   }
+}
+
+void AllReduceSum(double* values, size_t count, const std::string& what) {
+  if (!g_initialized) Init();
+  CheckInitialized("AllReduceSum");
+  CheckSameOnEveryRank("AllReduceSum (" + what + ")", std::to_string(count) + " float64 values");
+  if (!g_multi || count == 0) return;
+  CommThread::Get().Run("all-reduce of " + what,
+                        [&] { transport::AllReduceSum(values, count, transport::Wire::kFloat64); });
 }
 
 void Broadcast(const std::vector<NDArray>& arrays, int root) {

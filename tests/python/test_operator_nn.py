@@ -308,6 +308,84 @@ def test_batchnorm_16bit_data():
         assert_almost_equal(out, ref, rtol=tol, atol=tol * 0.5, names=(dtype, "float64 numpy"))
 
 
+# ---- SyncBatchNorm (in one process: BatchNorm over axis 1; across ranks: tests/python/test_dist.py)
+@pytest.mark.parametrize("fix_gamma", [True, False])
+def test_sync_batchnorm_in_one_process_is_batchnorm(fix_gamma):
+    x = randn(4, 3, 5, 2) * 2 + 1
+    gamma, beta = rng.rand(3) + 0.5, randn(3)
+    mm, mv = randn(3), rng.rand(3) + 0.5
+    sym = mx.sym.contrib.SyncBatchNorm(mx.sym.var("x"), fix_gamma=fix_gamma, eps=2e-5, momentum=0.8,
+                                       output_mean_var=True, ndev=1, key="bn0", name="bn")
+    assert sym.list_arguments() == ["x", "bn_gamma", "bn_beta"]
+    assert sym.list_auxiliary_states() == ["bn_moving_mean", "bn_moving_var"]
+    mean, var = x.mean(axis=(0, 2, 3)), x.var(axis=(0, 2, 3))
+    g = np.ones(3) if fix_gamma else gamma
+    for dtype, tol in ((np.float64, 1e-10), (np.float32, 1e-5)):
+        exe = sym.simple_bind(mx.current_context(), type_dict={"x": dtype}, x=x.shape)
+        for k, v in (("x", x), ("bn_gamma", gamma), ("bn_beta", beta)):
+            exe.arg_dict[k][:] = v
+        exe.aux_dict["bn_moving_mean"][:] = mm
+        exe.aux_dict["bn_moving_var"][:] = mv
+        out, m, v = [o.asnumpy() for o in exe.forward(is_train=True)]
+        assert_almost_equal(out, np_bn(x, g, beta, mean, var, 2e-5), rtol=tol, atol=tol)
+        assert_almost_equal(m, mean, rtol=tol, atol=tol)
+        assert_almost_equal(v, var, rtol=tol, atol=tol)
+        mtol = max(tol, 1e-7)  # float32 momentum, as BatchNorm's
+        assert_almost_equal(exe.aux_dict["bn_moving_mean"], 0.8 * mm + 0.2 * mean, rtol=mtol, atol=mtol)
+        assert_almost_equal(exe.aux_dict["bn_moving_var"], 0.8 * mv + 0.2 * var, rtol=mtol, atol=mtol)
+        before = exe.aux_dict["bn_moving_mean"].asnumpy()
+        out = exe.forward(is_train=False)[0].asnumpy()
+        moving = [exe.aux_dict[k].asnumpy() for k in ("bn_moving_mean", "bn_moving_var")]
+        assert_almost_equal(out, np_bn(x, g, beta, *moving, 2e-5), rtol=tol, atol=tol)
+        np.testing.assert_array_equal(exe.aux_dict["bn_moving_mean"].asnumpy(), before)
+
+
+@pytest.mark.parametrize("fix_gamma,use_global_stats", [(True, False), (False, False), (False, True)])
+def test_sync_batchnorm_gradient_and_16bit(fix_gamma, use_global_stats):
+    """float64 against finite differences; float32, float16 and bfloat16 (staged through float32,
+    float32 statistics) against BatchNorm's gradients on the same values, within a few roundings
+    of each dtype (2^-11 and 2^-8 relative for the 16-bit ones)."""
+    x = randn(3, 2, 4, 3) * 1.5 + 0.5
+    kw = dict(fix_gamma=fix_gamma, use_global_stats=use_global_stats, eps=1e-3, name="bn")
+    sync = mx.sym.contrib.SyncBatchNorm(mx.sym.var("x"), **kw)
+    loc = {"x": x, "bn_gamma": rng.rand(2) + 0.5, "bn_beta": randn(2)}
+    aux = {"bn_moving_mean": randn(2), "bn_moving_var": rng.rand(2) + 0.5}
+    check_numeric_gradient(sync, loc, aux_states=aux, numeric_eps=1e-5, rtol=1e-5, atol=1e-7)
+    og = randn(*x.shape)
+
+    def run(sym, dtype):
+        exe = sym.simple_bind(mx.current_context(), type_dict={"x": dtype}, x=x.shape)
+        for k, v in loc.items():
+            exe.arg_dict[k][:] = v
+        for k, v in aux.items():
+            exe.aux_dict[k][:] = v
+        y = exe.forward(is_train=True)[0].asnumpy().astype(np.float64)
+        exe.backward([mx.nd.array(og, dtype=dtype)])
+        return [y] + [exe.grad_dict[k].asnumpy().astype(np.float64) for k in ("x", "bn_gamma", "bn_beta")]
+
+    plain = mx.sym.BatchNorm(mx.sym.var("x"), **kw)
+    for dtype, tol in (("float32", 1e-5), ("float16", 4e-3), ("bfloat16", 3e-2)):
+        for got, want in zip(run(sync, dtype), run(plain, dtype)):
+            assert_almost_equal(got, want, rtol=tol, atol=tol * max(np.abs(want).max(), 1.0),
+                                names=("SyncBatchNorm " + dtype, "BatchNorm " + dtype))
+
+
+def test_sync_batchnorm_gluon_block():
+    net = mx.gluon.contrib.nn.SyncBatchNorm(in_channels=3, num_devices=4)
+    net.initialize()
+    x = mx.nd.array(randn(4, 3, 2, 2))
+    with mx.autograd.record():
+        y = net(x)
+    ref = np_bn(x.asnumpy(), np.ones(3), np.zeros(3), x.asnumpy().mean(axis=(0, 2, 3)),
+                x.asnumpy().var(axis=(0, 2, 3)), 1e-5)
+    assert_almost_equal(y.asnumpy(), ref, rtol=1e-4, atol=1e-5)
+    net.hybridize()
+    assert_almost_equal(net(x).asnumpy(), np_bn(x.asnumpy(), np.ones(3), np.zeros(3),
+                                                net.running_mean.data().asnumpy(),
+                                                net.running_var.data().asnumpy(), 1e-5),
+                        rtol=1e-4, atol=1e-5)
+
+
 # ---- Pooling ------------------------------------------------------------------------------------
 POOL_CASES = [
     dict(kernel=(3, 3), stride=(2, 2), pad=(1, 1), pool_type="max"),

@@ -3,9 +3,11 @@
 
   collectives OUT       all-reduce / broadcast / all-gather of every dtype and size, the gradient
                         reducer's buckets; each rank checks its results and writes OUT/rank<r>.ok
-  train OUT [options]   trains the digits MLP with Module (kvstore dist_sync when started by
-                        mpirun) and writes OUT/rank<r>.npz: parameters, optimizer states, loss
-                        scale, which steps were applied and the gradient reducer's events
+  train OUT [options]   trains the digits MLP (--net resnet: a small ResNet with SyncBatchNorm;
+                        resnet-local-bn: the same with BatchNorm) with Module (kvstore dist_sync
+                        when started by mpirun) and writes OUT/rank<r>.npz: parameters, auxiliary
+                        states, optimizer states, loss scale, which steps were applied and the
+                        gradient reducer's events
 """
 import argparse
 import os
@@ -105,6 +107,23 @@ def mlp():
     return mx.sym.SoftmaxOutput(net, name="softmax")
 
 
+def small_resnet(sync=True):
+    """A stem and one residual block on the 8x8 digits, every BatchNorm a SyncBatchNorm (or, for
+    the comparison, a plain BatchNorm)."""
+    norm = mx.sym.contrib.SyncBatchNorm if sync else mx.sym.BatchNorm
+
+    def conv_bn(x, name, relu=True):
+        x = mx.sym.Convolution(x, kernel=(3, 3), pad=(1, 1), num_filter=8, no_bias=True, name=name)
+        x = norm(x, fix_gamma=False, momentum=0.8, name=name + "_bn")
+        return mx.sym.Activation(x, act_type="relu") if relu else x
+    stem = conv_bn(mx.sym.var("data"), "stem")
+    body = conv_bn(conv_bn(stem, "conv1"), "conv2", relu=False)
+    net = mx.sym.Activation(body + stem, act_type="relu")
+    net = mx.sym.Pooling(net, kernel=(2, 2), stride=(2, 2), pool_type="avg")
+    net = mx.sym.FullyConnected(mx.sym.Flatten(net), num_hidden=10, name="fc")
+    return mx.sym.SoftmaxOutput(net, name="softmax")
+
+
 def train(args):
     launched = int(os.environ.get("OMPI_COMM_WORLD_SIZE", "1"))
     kv = mx.kv.create("dist_sync") if launched > 1 else mx.kv.create("local")
@@ -112,13 +131,16 @@ def train(args):
     if args.amp:
         mx.amp.init(args.amp)
     x, y = digits()
+    if args.net != "mlp":
+        x = x.reshape(-1, 1, 8, 8)
     it = mx.io.NDArrayIter(x, y, batch_size=args.batch, num_parts=workers, part_index=rank,
                            last_batch_handle="discard")
     if args.resume:
         mod = mx.mod.Module.load(args.resume, 1, load_optimizer_states=True, context=mx.cpu())
         mod.bind(it.provide_data, it.provide_label)
     else:
-        mod = mx.mod.Module(mlp(), context=mx.cpu())
+        net = mlp() if args.net == "mlp" else small_resnet(sync=args.net == "resnet")
+        mod = mx.mod.Module(net, context=mx.cpu())
         mod.bind(it.provide_data, it.provide_label)
         # each rank initializes differently: the store's broadcast must make them rank 0's
         mod.init_params(mx.init.Xavier(), seed=args.seed + rank)
@@ -164,6 +186,7 @@ def train(args):
             mod.save_checkpoint(os.path.join(args.out, "ckpt"), 1, save_optimizer_states=True)
     arg, aux = mod.get_params()
     result = {"param:" + k: v.asnumpy() for k, v in arg.items()}
+    result.update({"aux:" + k: v.asnumpy() for k, v in aux.items()})
     for i, st in sorted(mod._states.items()):
         for k, s in enumerate(st if isinstance(st, tuple) else (st,)):
             if s is not None:
@@ -235,6 +258,7 @@ def main():
     p.add_argument("--save-at", type=int, default=-1)
     p.add_argument("--resume", default="")
     p.add_argument("--branch", action="store_true")
+    p.add_argument("--net", choices=["mlp", "resnet", "resnet-local-bn"], default="mlp")
     args = p.parse_args()
     os.makedirs(args.out, exist_ok=True)
     if args.what == "collectives":
