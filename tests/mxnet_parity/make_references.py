@@ -95,7 +95,8 @@ def norm_ops():
 
 def group_norms():
     """GroupNorm (gamma per group, MXNet 1.9.1), InstanceNorm and LayerNorm after a small
-    convolution; LayerNorm also over the channel axis with its mean and std as outputs."""
+    convolution; LayerNorm also over the channel axis with its mean and std as outputs; and
+    contrib.SyncBatchNorm in one process (MXNet's symbol JSON with its ndev and key)."""
     x = mx.sym.Variable("data")
     c = mx.sym.Convolution(x, kernel=(3, 3), pad=(1, 1), num_filter=8, name="conv")
     gn = mx.sym.GroupNorm(c, num_groups=4, name="gn")
@@ -105,7 +106,9 @@ def group_norms():
     # inorm is added back: LayerNorm over W alone would cancel InstanceNorm's per-channel beta
     # (an exactly zero gradient, which leaves only rounding noise to compare)
     fc = mx.sym.FullyConnected(mx.sym.flatten(ln + 0.5 * inorm), num_hidden=5, name="fc")
-    return mx.sym.Group([fc, ln_c[0] * 0.5 + gn, ln_c[1], ln_c[2]]), {"data": (2, 3, 6, 6)}
+    sbn = mx.sym.contrib.SyncBatchNorm(c, fix_gamma=False, eps=1e-4, momentum=0.8, ndev=1, key="sbn",
+                                       name="sbn")
+    return mx.sym.Group([fc, ln_c[0] * 0.5 + gn + sbn, ln_c[1], ln_c[2]]), {"data": (2, 3, 6, 6)}
 
 
 def matmul():
