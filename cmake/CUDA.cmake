@@ -18,6 +18,16 @@ if(SYMNET_CUDA_ENABLED)
   set(CMAKE_CUDA_ARCHITECTURES ${SYMNET_CUDA_ARCHS})
   enable_language(CUDA)
   set(CMAKE_CUDA_STANDARD 17)
+  # The host-side optimization of the .cu files (their kernel launch stubs and registrations),
+  # e.g. -O1 where the build only has to prove that the CUDA path compiles and links (CI has no
+  # GPU): about a fifth less nvcc time. Device code is optimized as always.
+  set(SYMNET_CUDA_HOST_OPT "" CACHE STRING "host-code optimization flag of .cu files (default: the build type's)")
+  if(SYMNET_CUDA_HOST_OPT)
+    foreach(config RELEASE RELWITHDEBINFO MINSIZEREL)
+      string(REGEX REPLACE "-O[0-9s]" "${SYMNET_CUDA_HOST_OPT}" CMAKE_CUDA_FLAGS_${config}
+             "${CMAKE_CUDA_FLAGS_${config}}")
+    endforeach()
+  endif()
   find_package(CUDAToolkit REQUIRED)
   find_library(SYMNET_CUDNN_LIBRARY cudnn HINTS ${CUDAToolkit_LIBRARY_DIR} ${CUDAToolkit_LIBRARY_ROOT}/lib
                /usr/local/cuda/lib64 /usr/local/cuda/lib REQUIRED)

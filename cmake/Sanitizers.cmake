@@ -29,6 +29,8 @@ endif()
 # build, and instrumenting it would double its compile time for little guidance.
 function(symnet_fuzz_coverage)
   if(SYMNET_BUILD_FUZZERS)
-    set_source_files_properties(${ARGN} PROPERTIES COMPILE_OPTIONS -fsanitize=fuzzer-no-link)
+    # (clang refuses a precompiled header made without the coverage flag)
+    set_source_files_properties(${ARGN} PROPERTIES COMPILE_OPTIONS -fsanitize=fuzzer-no-link
+                                SKIP_PRECOMPILE_HEADERS ON)
   endif()
 endfunction()

@@ -26,5 +26,6 @@ CMAKE_BUILD_PARALLEL_LEVEL=$jobs $PY -m pip install -q --no-build-isolation \
   -Ccmake.define.SYMNET_BUILD_TESTS=$with_tests \
   -Ccmake.define.SYMNET_BUILD_EXAMPLES=$with_tests \
   -Ccmake.define.SYMNET_NATIVE_ARCH="${SYMNET_NATIVE_ARCH:-OFF}" \
-  -Ccmake.define.SYMNET_CUDA_ARCHS="${SYMNET_CUDA_ARCHS:-80;90}" .
+  -Ccmake.define.SYMNET_CUDA_ARCHS="${SYMNET_CUDA_ARCHS:-80;90}" \
+  -Ccmake.define.SYMNET_CUDA_HOST_OPT="${SYMNET_CUDA_HOST_OPT:-}" .
 $PY -c "import symnet, sys; print('symnet', symnet.__version__, 'installed for', sys.executable)"
