@@ -67,6 +67,11 @@ class KVStore:
         return 1
 
     @property
+    def local_rank(self):
+        """This process's index among the ranks on its machine: the GPU it should use."""
+        return 0
+
+    @property
     def is_distributed(self):
         return False
 
@@ -204,6 +209,10 @@ class DistKVStore(KVStore):
     @property
     def num_workers(self):
         return _core.dist.size()
+
+    @property
+    def local_rank(self):
+        return _core.dist.local_rank()
 
     @property
     def is_distributed(self):

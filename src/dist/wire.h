@@ -32,13 +32,23 @@ inline DType WireDType(transport::Wire w) {
                                           : DType::kInt64;
 }
 
+/*! \brief NCCL's path (nccl_ranks_cuda.cc); declared here to keep this header CUDA-free. */
+bool NcclBuilt();
+void NcclSumOverRanks(const std::vector<const NDArray*>& arrays, transport::Wire wire);
+
 /*!
- * \brief Sums `arrays` (all of wire type `wire`) over the ranks, on the communication thread: one
- *  float32/float64 CPU array of the wire's dtype is summed where it lies; otherwise the arrays are
- *  packed into `buf` (grown once, kept by the caller for the next call), summed and unpacked.
+ * \brief Sums `arrays` (all of wire type `wire`) over the ranks, on the communication thread:
+ *  arrays all on one GPU with NCCL (on the device's stream); one float32/float64 CPU array of the
+ *  wire's dtype where it lies; otherwise the arrays are packed into `buf` (grown once, kept by
+ *  the caller for the next call), summed with MPI and unpacked.
  */
 inline void SumOverRanks(const std::vector<const NDArray*>& arrays, transport::Wire wire,
                          std::vector<char>* buf) {
+  if (!arrays.empty() && NcclBuilt()) {
+    bool one_gpu = arrays[0]->device().type == Device::kGPU;
+    for (const NDArray* a : arrays) one_gpu = one_gpu && a->device() == arrays[0]->device();
+    if (one_gpu) return NcclSumOverRanks(arrays, wire);
+  }
   const DType wt = WireDType(wire);
   size_t count = 0;
   for (const NDArray* a : arrays) count += static_cast<size_t>(a->Size());

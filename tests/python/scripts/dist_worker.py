@@ -20,6 +20,7 @@ import symnet as mx
 from symnet import _core
 
 DTYPES = ["float32", "float64", "float16", "bfloat16", "int32", "int64", "uint8", "int8", "bool"]
+CTX = mx.cpu()  # --gpu: gpu(local rank), whose arrays NCCL sums
 
 
 def rank_data(dtype, size, rank):
@@ -31,7 +32,8 @@ def rank_data(dtype, size, rank):
 
 
 def as_dtype(values, dtype):
-    return mx.nd.array(values.astype(np.float32) if dtype == "bfloat16" else values.astype(dtype), dtype=dtype)
+    return mx.nd.array(values.astype(np.float32) if dtype == "bfloat16" else values.astype(dtype), dtype=dtype,
+                       ctx=CTX)
 
 
 def collectives(out):
@@ -63,7 +65,7 @@ def collectives(out):
         assert np.array_equal(a.asnumpy().astype(np.float64), ((expect > 0) if t == "bool" else expect)), t
     assert dist.any(r == n - 1) and not dist.any(False)
     # arrays of other shapes on one rank: an error on every rank, before any data moves
-    odd = mx.nd.zeros((3 + (r == n - 1),))
+    odd = mx.nd.zeros((3 + (r == n - 1),), ctx=CTX)
     try:
         dist.allreduce_sum([odd.handle])
         raise AssertionError("arrays of other shapes were summed")
@@ -136,11 +138,11 @@ def train(args):
     it = mx.io.NDArrayIter(x, y, batch_size=args.batch, num_parts=workers, part_index=rank,
                            last_batch_handle="discard")
     if args.resume:
-        mod = mx.mod.Module.load(args.resume, 1, load_optimizer_states=True, context=mx.cpu())
+        mod = mx.mod.Module.load(args.resume, 1, load_optimizer_states=True, context=CTX)
         mod.bind(it.provide_data, it.provide_label)
     else:
         net = mlp() if args.net == "mlp" else small_resnet(sync=args.net == "resnet")
-        mod = mx.mod.Module(net, context=mx.cpu())
+        mod = mx.mod.Module(net, context=CTX)
         mod.bind(it.provide_data, it.provide_label)
         # each rank initializes differently: the store's broadcast must make them rank 0's
         mod.init_params(mx.init.Xavier(), seed=args.seed + rank)
@@ -259,7 +261,11 @@ def main():
     p.add_argument("--resume", default="")
     p.add_argument("--branch", action="store_true")
     p.add_argument("--net", choices=["mlp", "resnet", "resnet-local-bn"], default="mlp")
+    p.add_argument("--gpu", action="store_true", help="arrays on gpu(local rank), summed by NCCL")
     args = p.parse_args()
+    if args.gpu:
+        global CTX
+        CTX = mx.gpu(int(os.environ.get("OMPI_COMM_WORLD_LOCAL_RANK", "0")))
     os.makedirs(args.out, exist_ok=True)
     if args.what == "collectives":
         collectives(args.out)
