@@ -7,12 +7,15 @@
  *   train_resnet50 --benchmark --image-shape 3,224,224
  *   train_resnet50 --data-train train.rec --data-val val.rec --num-classes 1000 --image-shape
  * 3,224,224
+ *   mpirun --allow-run-as-root --oversubscribe -np 2 train_resnet50 --kv-store dist_sync
  *
  * Checkpoints (prefix-symbol.json, prefix-%04d.params, prefix-%04d.states) and the JSON-lines log
  * are the Python Module's formats: either program resumes the other's run, and
  * symnet.viz.plot_training draws the log. The built-in data set is written by
  * example/resnet50/digits_data.py (the Python script builds it on its first run; this program
- * runs it when the files are missing).
+ * runs it when the files are missing). With --kv-store dist_sync under mpirun each rank reads its
+ * part of the data, the gradients are summed over the ranks, and rank 0 prints, logs and writes
+ * the checkpoints (docs/distributed.md).
  */
 #include <sys/resource.h>
 
@@ -47,7 +50,7 @@ double Seconds(Clock::time_point a, Clock::time_point b) {
 struct Args {
   std::string network, version, amp, image_shape_text, data_train, data_val, lr_schedule,
       lr_step_epochs;
-  std::string work_dir, model_prefix, log, run;
+  std::string work_dir, model_prefix, log, run, kv_store;
   int num_layers = 50, batch_size = 0, num_classes = 0, num_epochs = 6, num_iters = 0,
       disp_batches = 10;
   int data_nthreads = 2;
@@ -56,7 +59,17 @@ struct Args {
   uint64_t seed = 0;
   Shape image_shape;
   bool builtin = false;
+  int rank = 0, ranks = 1;  // this process in a distributed job (--kv-store dist_sync)
 };
+
+/*! \brief The smallest of every rank's `v` (each rank must run as many steps). */
+int64_t MinOverRanks(int64_t v, const Args& a) {
+  if (a.ranks == 1) return v;
+  std::vector<double> all(static_cast<size_t>(a.ranks), 0.0);
+  all[static_cast<size_t>(a.rank)] = static_cast<double>(v);
+  dist::AllReduceSum(all.data(), all.size(), "the ranks' batch counts");
+  return static_cast<int64_t>(*std::min_element(all.begin(), all.end()));
+}
 
 bool FileExists(const std::string& p) { return std::ifstream(p).good(); }
 
@@ -73,7 +86,7 @@ Shape ParseShape(const std::string& text) {
 struct SyntheticData {
   NDArray data, label;
   SyntheticData(const Args& a) {
-    std::mt19937 rng(static_cast<unsigned>(a.seed));
+    std::mt19937 rng(static_cast<unsigned>(a.seed + a.rank));  // each rank its own batch
     std::normal_distribution<float> normal;
     Shape ds{a.batch_size};
     for (int i = 0; i < 3; ++i) ds.push_back(a.image_shape[i]);
@@ -95,6 +108,8 @@ ImageRecordIterParams IterParams(const Args& a, const std::string& rec) {
   p.mean_r = 123.68f, p.mean_g = 116.779f, p.mean_b = 103.939f;
   p.std_r = 58.393f, p.std_g = 57.12f, p.std_b = 57.375f;
   p.seed = a.seed;
+  p.num_parts = a.ranks;  // rank r reads records r, r + ranks, ...
+  p.part_index = a.rank;
   return p;
 }
 
@@ -111,6 +126,7 @@ std::unique_ptr<train::Trainer> MakeTrainer(const Args& a, int64_t batches_per_e
   for (int i = 0; i < 3; ++i) ds.push_back(a.image_shape[i]);
   to.input_shapes = {{"data", ds}, {"softmax_label", Shape{a.batch_size}}};
   to.amp = a.amp == "none" ? "" : a.amp;
+  to.kvstore = a.kv_store;
   to.momentum = a.mom;
   to.wd = a.wd;
   to.lr.base_lr = a.lr;
@@ -147,13 +163,17 @@ void Benchmark(const Args& a) {
   }
   std::sort(times.begin(), times.end());
   const double med = times[times.size() / 2];
+  char ranks[96] = "";
+  if (a.ranks > 1)
+    std::snprintf(ranks, sizeof(ranks), ", %d ranks (%.2f img/s in all)", a.ranks,
+                  a.ranks * a.batch_size / med);
   std::printf(
       "benchmark (C++): resnet-%d v%s %s, batch %d, %lldx%lldx%lld: %.2f img/s (median of %d "
       "steps, "
-      "%.1f ms/step; %d warm-up steps excluded), activation arena %.1f MB\n",
+      "%.1f ms/step; %d warm-up steps excluded), activation arena %.1f MB%s\n",
       a.num_layers, a.version.c_str(), a.run.c_str(), a.batch_size, (long long)a.image_shape[0],
       (long long)a.image_shape[1], (long long)a.image_shape[2], a.batch_size / med, steps,
-      med * 1e3, warmup, tr->executor().memory_report().arena_bytes / 1048576.0);
+      med * 1e3, warmup, tr->executor().memory_report().arena_bytes / 1048576.0, ranks);
 }
 
 struct Summary {
@@ -161,7 +181,7 @@ struct Summary {
   double img_per_s = 0, val_accuracy = -1, arena_mb = 0, peak_rss_mb = 0, seconds = 0;
 };
 
-/*! \brief Validation accuracy over a .rec file (padding excluded). */
+/*! \brief Validation accuracy over a .rec file (padding excluded; every rank's part). */
 double Evaluate(train::Trainer* tr, ImageRecordIter* val, train::Metrics* m) {
   m->Reset();
   val->Reset();
@@ -170,6 +190,7 @@ double Evaluate(train::Trainer* tr, ImageRecordIter* val, train::Metrics* m) {
     const auto& out = tr->Predict({b.data});
     m->Update(out[0], b.label, b.data.shape()[0] - b.pad);
   }
+  m->SumOverRanks();
   return m->accuracy();
 }
 
@@ -197,7 +218,8 @@ Summary Train(const Args& a) {
       const std::string tag = dir + "/digits_" + std::to_string(a.image_shape[1]);
       train_rec = tag + "_train.rec";
       val_rec = tag + "_val.rec";
-      if (!FileExists(train_rec) || !FileExists(val_rec)) {
+      if (a.rank != 0) dist::Barrier();  // rank 0 writes the data set, the others then read it
+      if (a.rank == 0 && (!FileExists(train_rec) || !FileExists(val_rec))) {
         const std::string build = "python3 '" SYMNET_SOURCE_DIR
                                   "/example/resnet50/digits_data.py' '" +
                                   dir + "' " + std::to_string(a.image_shape[1]);
@@ -206,6 +228,7 @@ Summary Train(const Args& a) {
             << "could not build the built-in data set (needs python3 with symnet, scikit-learn and "
                "pillow); or pass --data-train/--data-val";
       }
+      if (a.rank == 0 && a.ranks > 1) dist::Barrier();
       source = "digits (built-in)";
     } else {
       source = train_rec;
@@ -221,7 +244,7 @@ Summary Train(const Args& a) {
     }
     num_images = static_cast<int64_t>(train_it->num_records());
   }
-  int64_t batches_per_epoch = (num_images + a.batch_size - 1) / a.batch_size;
+  int64_t batches_per_epoch = MinOverRanks((num_images + a.batch_size - 1) / a.batch_size, a);
   if (a.num_iters > 0) batches_per_epoch = std::min<int64_t>(batches_per_epoch, a.num_iters);
 
   auto tr = MakeTrainer(a, batches_per_epoch);
@@ -242,12 +265,13 @@ Summary Train(const Args& a) {
       (long long)(batches_per_epoch * a.batch_size), a.batch_size, begin_epoch + 1, a.num_epochs);
   // one line per record, each appended with a single write: a killed run leaves whole lines and
   // at most one torn last line, which a resumed run cuts off before appending
-  if (a.resume) {
+  const bool lead = a.rank == 0;  // rank 0 writes the log
+  if (a.resume && lead) {
     const std::string torn = TruncateTornLastLine(log_path);
     if (!torn.empty())
       std::fprintf(stderr, "warning: %s: ignoring a torn last line left by an interrupted run\n",
                    log_path.c_str());
-  } else {
+  } else if (lead) {
     WriteFileAtomically(log_path, "");
   }
 
@@ -288,7 +312,7 @@ Summary Train(const Args& a) {
                     "\"cross-entropy\": %.6f, \"loss_scale\": %g, \"lr\": %.6g}",
                     a.run.c_str(), epoch, (long long)nbatch, a.batch_size / std::max(dt, 1e-9),
                     batch_m.accuracy(), batch_m.cross_entropy(), scale_before, tr->current_lr());
-      AppendLine(log_path, rec);
+      if (lead) AppendLine(log_path, rec);
       if (nbatch % a.disp_batches == 0) {
         const double speed = a.disp_batches * a.batch_size / Seconds(t_window, now);
         std::printf(
@@ -302,6 +326,7 @@ Summary Train(const Args& a) {
       }
     }
     if (train_it) train_it->Reset();
+    epoch_m.SumOverRanks();
     std::printf(
         "Epoch[%d] Train-accuracy=%f\nEpoch[%d] Train-cross-entropy=%f\nEpoch[%d] Time cost=%.3f\n",
         epoch, epoch_m.accuracy(), epoch, epoch_m.cross_entropy(), epoch,
@@ -316,13 +341,13 @@ Summary Train(const Args& a) {
       val << "{\"run\": \"" << a.run << "\", \"epoch\": " << epoch
           << ", \"batch\": " << batches_per_epoch << ", \"val_accuracy\": " << vm.accuracy()
           << ", \"val_cross-entropy\": " << vm.cross_entropy() << "}";
-      AppendLine(log_path, val.str());
+      if (lead) AppendLine(log_path, val.str());
     }
     std::fflush(stdout);
   }
   Summary s;
   s.run = a.run;
-  s.img_per_s = timed_seconds > 0 ? timed_images / timed_seconds : NAN;
+  s.img_per_s = timed_seconds > 0 ? a.ranks * timed_images / timed_seconds : NAN;  // all ranks
   if (val_it) {
     train::Metrics vm;
     s.val_accuracy = Evaluate(tr.get(), val_it.get(), &vm);
@@ -389,7 +414,9 @@ int main(int argc, char** argv) {
       "seed", po::value(&a.seed)->default_value(0), "random seed")(
       "log", po::value(&a.log), "JSON-lines log (default WORK_DIR/<run>.cpp.jsonl)")(
       "disp-batches", po::value(&a.disp_batches)->default_value(10), "log every N batches")(
-      "data-nthreads", po::value(&a.data_nthreads)->default_value(2), "decoding threads");
+      "data-nthreads", po::value(&a.data_nthreads)->default_value(2), "decoding threads")(
+      "kv-store", po::value(&a.kv_store)->default_value("local"),
+      "local, or dist_sync for a job of several ranks started by mpirun (docs/distributed.md)");
   try {
     po::variables_map vm;
     po::store(po::parse_command_line(argc, argv, desc), vm);
@@ -397,6 +424,14 @@ int main(int argc, char** argv) {
     if (vm.count("help")) {
       std::cout << desc << "\n";
       return 0;
+    }
+    if (train::IsDistributedStore(a.kv_store)) {
+      dist::Init();
+      a.rank = dist::Rank();
+      a.ranks = dist::Size();
+      // rank 0 speaks for the job; the others print only errors (stderr)
+      if (a.rank != 0 && std::freopen("/dev/null", "w", stdout) == nullptr)
+        std::fprintf(stderr, "rank %d: could not silence stdout\n", a.rank);
     }
     SYMNET_CHECK(a.network == "resnet")
         << "--network: only resnet is built in, got '" << a.network << "'";

@@ -4,7 +4,7 @@
  *  accuracy / cross-entropy metrics, and a Trainer that binds a network (optionally converted
  *  for mixed precision), runs SGD-momentum steps with fused multi-weight updates, skips steps
  *  whose gradients overflow, and writes checkpoints that the Python Module can load (and
- *  loads the Python Module's).
+ *  loads the Python Module's), alone or as one rank of a distributed (mpirun) job.
  */
 #ifndef SYMNET_TRAIN_H_
 #define SYMNET_TRAIN_H_
@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "symnet/collectives.h"
 #include "symnet/executor.h"
 #include "symnet/ndarray.h"
 #include "symnet/symbol.h"
@@ -103,10 +104,17 @@ struct Metrics {
   int64_t count = 0;
   /*! \brief Adds the first `valid` rows (a padded batch has fewer real ones). */
   void Update(const NDArray& probs, const NDArray& labels, int64_t valid);
+  /*! \brief Sums the counts over the ranks of a distributed job: every rank calls it and then
+   *  holds the job's metrics (nothing changes in a job of one rank). */
+  void SumOverRanks();
   double accuracy() const { return count ? correct / count : 0.0; }
   double cross_entropy() const { return count ? nll / count : 0.0; }
   void Reset() { *this = Metrics(); }
 };
+
+/*! \brief True for the kvstore types of a distributed job (dist_sync, dist_device_sync,
+ *  horovod), false for local and device; a clear error for dist_async and unknown names. */
+bool IsDistributedStore(const std::string& kvstore);
 
 struct TrainerOptions {
   std::vector<std::string> data_names{"data"};
@@ -119,6 +127,14 @@ struct TrainerOptions {
   LRScheduler lr;
   Device device = Device::CPU();
   BindOptions bind = BindOptions::FromEnvironment();  // layout plan, CUDA graphs, workspace cap
+  /*!
+   * \brief "local" (also "device", ""): this process alone. "dist_sync" (also
+   *  "dist_device_sync", "horovod"): one rank of an mpirun job (docs/distributed.md): the
+   *  parameters start as rank 0's, the gradients are summed over the ranks in buckets of
+   *  gradient_bucket_bytes while backward runs, and the update divides by the global batch.
+   */
+  std::string kvstore = "local";
+  size_t gradient_bucket_bytes = size_t{25} << 20;
 };
 
 /*!
@@ -134,7 +150,9 @@ class Trainer {
   /*! \brief Binds `net` (converted with ReducePrecision when options.amp is set). */
   Trainer(const Symbol& net, const TrainerOptions& options);
 
-  /*! \brief Fresh parameters (InitParameter, seeded). */
+  ~Trainer();
+  /*! \brief Fresh parameters (InitParameter, seeded); in a distributed job every rank then
+   *  holds rank 0's. */
   void InitParams(uint64_t seed);
   /*! \brief Copies inputs in, runs forward, backward and the update; false when the step was
    *  skipped because a gradient overflowed (nothing changed but the loss scale). */
@@ -145,7 +163,8 @@ class Trainer {
 
   /*! \brief prefix-symbol.json (the unconverted network), with states prefix-%04d.states, and
    *  last prefix-%04d.params (arg:/aux:), in the Python Module's layout. Each file is replaced
-   *  atomically, and the .params file, written last, marks the set complete (LatestCheckpoint). */
+   *  atomically, and the .params file, written last, marks the set complete (LatestCheckpoint).
+   *  In a distributed job only rank 0 writes (every rank holds the same weights). */
   void SaveCheckpoint(const std::string& prefix, int epoch, bool save_states) const;
   /*! \brief Loads parameters (and optimizer / loss-scaler state when present and asked). */
   void LoadCheckpoint(const std::string& prefix, int epoch, bool load_states);
@@ -156,6 +175,11 @@ class Trainer {
   int64_t num_skipped() const { return num_skipped_; }
   double current_lr() const { return options_.lr(std::max<int64_t>(num_update_, 1)); }
   Executor& executor() { return *exec_; }
+  /*! \brief This process's rank and the number of ranks (0 and 1 without a distributed store). */
+  int rank() const { return rank_; }
+  int num_workers() const { return ranks_; }
+  /*! \brief The gradient reducer of a distributed job of several ranks, else null. */
+  const dist::GradientReducer* gradient_reducer() const { return reducer_.get(); }
   const std::vector<std::string>& param_names() const { return param_names_; }
 
  private:
@@ -171,6 +195,8 @@ class Trainer {
   std::vector<NDArray> moms_;
   std::unique_ptr<LossScaler> scaler_;
   int64_t num_update_ = 0, num_skipped_ = 0;
+  int rank_ = 0, ranks_ = 1;
+  std::unique_ptr<dist::GradientReducer> reducer_;
 };
 
 }  // namespace train

@@ -59,6 +59,7 @@ int LatestCheckpoint(const std::string& prefix, bool need_states) {
 }
 
 void Trainer::SaveCheckpoint(const std::string& prefix, int epoch, bool save_states) const {
+  if (rank_ != 0) return;  // the ranks hold the same weights: rank 0's files are the job's
   original_.Save(prefix + "-symbol.json");
   if (save_states) SaveOptimizerStates(EpochPath(prefix, epoch, ".states"), States());
   std::vector<NDArray> arrays;

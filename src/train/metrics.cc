@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "symnet/base.h"
+#include "symnet/collectives.h"
 #include "symnet/train.h"
 
 namespace symnet {
@@ -27,6 +28,13 @@ void Metrics::Update(const NDArray& probs, const NDArray& labels, int64_t valid)
     nll -= std::log(static_cast<double>(row[label]) + 1e-12);
     ++count;
   }
+}
+
+void Metrics::SumOverRanks() {
+  if (!dist::Initialized() || dist::Size() == 1) return;
+  double v[3] = {correct, nll, static_cast<double>(count)};
+  dist::AllReduceSum(v, 3, "the metrics");
+  correct = v[0], nll = v[1], count = static_cast<int64_t>(v[2]);
 }
 
 }  // namespace train

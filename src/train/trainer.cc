@@ -37,6 +37,23 @@ std::string Tuple(const std::vector<double>& v) {
 
 }  // namespace
 
+bool IsDistributedStore(const std::string& kvstore) {
+  if (kvstore.empty() || kvstore == "local" || kvstore == "device") return false;
+  if (kvstore == "dist_sync" || kvstore == "dist_device_sync" || kvstore == "dist_sync_device" ||
+      kvstore == "horovod")
+    return true;
+  SYMNET_CHECK(kvstore != "dist_async")
+      << "Trainer: kvstore 'dist_async' needs a parameter server, which symnet does not have; use "
+         "'dist_sync' (synchronous all-reduce over MPI, docs/distributed.md)";
+  SYMNET_CHECK(false) << "Trainer: kvstore '" << kvstore
+                      << "' is not known (local, device, dist_sync, dist_device_sync, horovod)";
+  return false;
+}
+
+Trainer::~Trainer() {
+  if (reducer_) exec_->SetGradientReadyCallback(nullptr);
+}
+
 Trainer::Trainer(const Symbol& net, const TrainerOptions& options)
     : original_(net), options_(options) {
   std::vector<std::string> inputs = options.data_names;
@@ -75,6 +92,27 @@ Trainer::Trainer(const Symbol& net, const TrainerOptions& options)
     moms_.push_back(options.momentum != 0.0 ? NDArray::Zeros(w.shape(), w.device(), w.dtype())
                                             : NDArray());
   }
+  if (IsDistributedStore(options.kvstore)) {
+    dist::Init();
+    rank_ = dist::Rank();
+    ranks_ = dist::Size();
+  }
+  if (ranks_ > 1) {  // sum gradient buckets over the ranks while backward runs
+    constexpr size_t kNone = static_cast<size_t>(-1);
+    std::vector<size_t> param_of_arg(arg_names_.size(), kNone), ready;
+    std::vector<NDArray> grads;
+    for (size_t i = 0; i < param_arg_index_.size(); ++i) {
+      param_of_arg[param_arg_index_[i]] = i;
+      grads.push_back(exec_->grad_arrays()[param_arg_index_[i]]);
+    }
+    for (size_t a : exec_->GradientReadyOrder())
+      if (param_of_arg[a] != kNone) ready.push_back(param_of_arg[a]);
+    reducer_.reset(new dist::GradientReducer(grads, ready, options.gradient_bucket_bytes));
+    dist::GradientReducer* reducer = reducer_.get();
+    exec_->SetGradientReadyCallback([reducer, param_of_arg](size_t arg) {
+      if (param_of_arg[arg] != kNone) reducer->MarkReady(param_of_arg[arg]);
+    });
+  }
 }
 
 void Trainer::InitParams(uint64_t seed) {
@@ -89,6 +127,12 @@ void Trainer::InitParams(uint64_t seed) {
                   exec_->arg_arrays()[param_arg_index_[i]], &rng);
   for (size_t i = 0; i < aux_names_.size(); ++i)
     InitParameter(aux_names_[i], attrs_of(aux_names_[i]), exec_->aux_arrays()[i], &rng);
+  if (ranks_ > 1) {  // every rank starts from rank 0's parameters and statistics
+    std::vector<NDArray> all;
+    for (int idx : param_arg_index_) all.push_back(exec_->arg_arrays()[idx]);
+    all.insert(all.end(), exec_->aux_arrays().begin(), exec_->aux_arrays().end());
+    dist::Broadcast(all, 0);
+  }
 }
 
 bool Trainer::Step(const std::vector<NDArray>& inputs) {
@@ -105,6 +149,9 @@ bool Trainer::Step(const std::vector<NDArray>& inputs) {
   exec_->SetLossScale(static_cast<float>(used));
   exec_->Forward(true);
   exec_->Backward();
+  // the summed gradients are the same on every rank, and so is the overflow decision below:
+  // inf and NaN survive a sum
+  if (reducer_) reducer_->Wait();
   if (scaler_) {
     std::vector<NDArray> grads;
     for (int idx : param_arg_index_) grads.push_back(exec_->grad_arrays()[idx]);
@@ -121,7 +168,7 @@ void Trainer::Update(double grad_scale) {
   ++num_update_;
   const double lr = options_.lr(num_update_);
   const auto& data_shape = options_.input_shapes.at(options_.data_names[0]);
-  const double rescale = 1.0 / (static_cast<double>(data_shape[0]) * grad_scale);
+  const double rescale = 1.0 / (static_cast<double>(data_shape[0]) * ranks_ * grad_scale);
   const bool mom = options_.momentum != 0.0;
   for (size_t start = 0; start < param_names_.size(); start += kAggregate) {
     const size_t end = std::min(param_names_.size(), start + kAggregate);
