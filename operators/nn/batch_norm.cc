@@ -91,8 +91,8 @@ void BackwardRef(const BatchNormParam& p, bool batch_stats, const TBlob& dyb, co
                    static_cast<double>(v.outer * v.inner), sum_dy, sum_dy_xhat, dxb.dptr<T>(),
                    req[0]);
   for (int64_t c = 0; c < v.c; ++c) {
-    bn_ref::Put(&dgamma[c], req[1], p.fix_gamma ? 0.0 : sum_dy_xhat[c]);
-    bn_ref::Put(&dbeta[c], req[2], sum_dy[c]);
+    PutReq(&dgamma[c], req[1], p.fix_gamma ? 0.0 : sum_dy_xhat[c]);
+    PutReq(&dbeta[c], req[2], sum_dy[c]);
   }
 }
 

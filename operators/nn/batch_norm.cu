@@ -191,22 +191,13 @@ struct NormalizeKernel {
   }
 };
 
-template <typename D>
-SYMNET_XINLINE void Put(D* dst, OpReqType r, double v) {
-  if (r == kAddTo) {
-    AssignReq<kAddTo>(dst, static_cast<AccType<D>>(v));
-  } else if (r != kNullOp) {
-    AssignReq<kWriteTo>(dst, static_cast<AccType<D>>(v));
-  }
-}
-
 /*! \brief Channel c: dbeta = sum(dy), dgamma = sum(dy * xhat) (0 with fix_gamma). */
 struct FinishGradStats {
   template <typename P>
   SYMNET_XINLINE static void Map(int64_t c, const double* sums, bool fix_gamma, P* dgamma, P* dbeta,
                                  OpReqType req_gamma, OpReqType req_beta) {
-    Put(&dgamma[c], req_gamma, fix_gamma ? 0.0 : sums[2 * c + 1]);
-    Put(&dbeta[c], req_beta, sums[2 * c]);
+    PutReq(&dgamma[c], req_gamma, fix_gamma ? 0.0 : sums[2 * c + 1]);
+    PutReq(&dbeta[c], req_beta, sums[2 * c]);
   }
 };
 

@@ -7,9 +7,23 @@
 #include <vector>
 
 #include "../operator_common.h"
+#include "src/device/kernel_launch.h"
 
 namespace symnet {
 namespace ops {
+
+/*! \brief The fields BatchNorm and SyncBatchNorm share: MXNet's names, defaults and meanings. */
+#define SYMNET_BATCH_NORM_FIELDS                                                               \
+  DMLC_DECLARE_FIELD(eps).set_default(1e-3).describe(                                          \
+      "Added to the variance before the square root.");                                        \
+  DMLC_DECLARE_FIELD(momentum).set_default(0.9f).describe("Momentum of the moving average.");  \
+  DMLC_DECLARE_FIELD(fix_gamma).set_default(true).describe("Fix gamma at 1 (zero gradient)."); \
+  DMLC_DECLARE_FIELD(use_global_stats)                                                         \
+      .set_default(false)                                                                      \
+      .describe(                                                                               \
+          "Normalize with the moving statistics also in training (and do not update "          \
+          "them).");                                                                           \
+  DMLC_DECLARE_FIELD(output_mean_var).set_default(false).describe("Also output mean and variance.")
 
 struct BatchNormParam : public dmlc::Parameter<BatchNormParam> {
   double eps;
@@ -21,17 +35,7 @@ struct BatchNormParam : public dmlc::Parameter<BatchNormParam> {
   bool cudnn_off;
   dmlc::optional<float> min_calib_range, max_calib_range;
   DMLC_DECLARE_PARAMETER(BatchNormParam) {
-    DMLC_DECLARE_FIELD(eps).set_default(1e-3).describe(
-        "Added to the variance before the square root.");
-    DMLC_DECLARE_FIELD(momentum).set_default(0.9f).describe("Momentum of the moving average.");
-    DMLC_DECLARE_FIELD(fix_gamma).set_default(true).describe("Fix gamma at 1 (zero gradient).");
-    DMLC_DECLARE_FIELD(use_global_stats)
-        .set_default(false)
-        .describe(
-            "Normalize with the moving statistics also in training (and do not update them).");
-    DMLC_DECLARE_FIELD(output_mean_var)
-        .set_default(false)
-        .describe("Also output mean and variance.");
+    SYMNET_BATCH_NORM_FIELDS;
     DMLC_DECLARE_FIELD(axis).set_default(1).describe("The channel axis.");
     DMLC_DECLARE_FIELD(cudnn_off).set_default(false).describe("Accepted for MXNet compatibility.");
     DMLC_DECLARE_FIELD(min_calib_range)
@@ -42,6 +46,8 @@ struct BatchNormParam : public dmlc::Parameter<BatchNormParam> {
         .describe("Accepted for MXNet compatibility (quantization).");
   }
 };
+
+/*! \brief MXNet's contrib.SyncBatchNorm: axis 1 only; ndev and key as in MXNet. */
 struct SyncBatchNormParam : public dmlc::Parameter<SyncBatchNormParam> {
   double eps;
   float momentum;
@@ -51,16 +57,7 @@ struct SyncBatchNormParam : public dmlc::Parameter<SyncBatchNormParam> {
   int ndev;
   std::string key;
   DMLC_DECLARE_PARAMETER(SyncBatchNormParam) {
-    DMLC_DECLARE_FIELD(eps).set_default(1e-3).describe(
-        "Added to the variance before the square root.");
-    DMLC_DECLARE_FIELD(momentum).set_default(0.9f).describe("Momentum of the moving average.");
-    DMLC_DECLARE_FIELD(fix_gamma).set_default(true).describe("Fix gamma at 1 (zero gradient).");
-    DMLC_DECLARE_FIELD(use_global_stats)
-        .set_default(false)
-        .describe("Normalize with the moving statistics also in training (nothing is synced).");
-    DMLC_DECLARE_FIELD(output_mean_var)
-        .set_default(false)
-        .describe("Also output mean and variance.");
+    SYMNET_BATCH_NORM_FIELDS;
     DMLC_DECLARE_FIELD(ndev).set_default(1).describe(
         "Accepted for MXNet compatibility: the statistics are synced over the ranks of the "
         "distributed job.");
@@ -102,6 +99,16 @@ bool BatchNormType(const NodeAttrs& attrs, std::vector<DType>* in, std::vector<D
  */
 Op& BatchNormLikeOp(Op& op, const char* backward_op, std::function<int(const NodeAttrs&)> axis_of,
                     std::function<bool(const NodeAttrs&)> output_mean_var);
+
+/*! \brief Writes or adds `val` to *dst by req (kNullOp skips); on the CPU and the GPU. */
+template <typename D>
+SYMNET_XINLINE void PutReq(D* dst, OpReqType req, double val) {
+  if (req == kAddTo) {
+    AssignReq<kAddTo>(dst, static_cast<AccType<D>>(val));
+  } else if (req != kNullOp) {
+    AssignReq<kWriteTo>(dst, static_cast<AccType<D>>(val));
+  }
+}
 
 /*! \brief The data seen as (outer, C, inner) in memory order. */
 struct ChannelView {

@@ -11,7 +11,6 @@
 #include <type_traits>
 
 #include "batch_norm.h"
-#include "src/device/kernel_launch.h"
 
 namespace symnet {
 namespace ops {
@@ -22,16 +21,6 @@ inline ChannelView ViewOf(const TBlob& x, int axis) {
   const Shape& s = x.shape_;
   if (x.channels_last()) return {s.Size() / s[1], s[1], 1};
   return {s.ProdRange(0, axis), s[axis], s.ProdRange(axis + 1, s.ndim())};
-}
-
-/*! \brief Writes or adds `val` to *dst by req (kNullOp skips). */
-template <typename D>
-inline void Put(D* dst, OpReqType req, double val) {
-  if (req == kAddTo) {
-    AssignReq<kAddTo>(dst, static_cast<AccType<D>>(val));
-  } else if (req != kNullOp) {
-    AssignReq<kWriteTo>(dst, static_cast<AccType<D>>(val));
-  }
 }
 
 /*! \brief Per channel c: sum[c] = sum of x, sumsq[c] = sum of x^2. */
@@ -74,7 +63,7 @@ void Normalize(const ChannelView& v, const T* x, const P* gamma, const P* beta, 
     for (int64_t o = 0; o < v.outer; ++o)
       for (int64_t i = 0; i < v.inner; ++i) {
         const int64_t k = (o * v.c + c) * v.inner + i;
-        Put(&y[k], req, static_cast<AccType<T>>(x[k]) * scale + shift);
+        PutReq(&y[k], req, static_cast<AccType<T>>(x[k]) * scale + shift);
       }
   }
 }
@@ -132,7 +121,7 @@ void GradData(const ChannelView& v, const T* dy, const T* x, const P* gamma, con
       for (int64_t i = 0; i < v.inner; ++i) {
         const int64_t k = (o * v.c + c) * v.inner + i;
         const double xhat = (static_cast<AccType<T>>(x[k]) - m) * invstd;
-        Put(&dx[k], req, gi * (static_cast<AccType<T>>(dy[k]) - mean_dy - xhat * mean_dy_xhat));
+        PutReq(&dx[k], req, gi * (static_cast<AccType<T>>(dy[k]) - mean_dy - xhat * mean_dy_xhat));
       }
   }
 }

@@ -95,8 +95,8 @@ void Backward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TB
                      global[2 * v.c], global.data(), global.data() + v.c, out[0].dptr<T>(), req[0]);
     P *dgamma = out[1].dptr<P>(), *dbeta = out[2].dptr<P>();
     for (int64_t c = 0; c < v.c; ++c) {
-      bn_ref::Put(&dgamma[c], req[1], p.fix_gamma ? 0.0 : local[v.c + c]);
-      bn_ref::Put(&dbeta[c], req[2], local[c]);
+      PutReq(&dgamma[c], req[1], p.fix_gamma ? 0.0 : local[v.c + c]);
+      PutReq(&dbeta[c], req[2], local[c]);
     }
   });
 }

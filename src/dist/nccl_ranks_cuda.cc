@@ -21,7 +21,7 @@
 #include "wire.h"
 
 #ifdef SYMNET_HAVE_NCCL
-#include <nccl.h>
+#include "src/ndarray/nccl_call.h"
 #endif
 
 namespace symnet {
@@ -29,20 +29,6 @@ namespace dist {
 
 #ifdef SYMNET_HAVE_NCCL
 namespace {
-
-#define SYMNET_DIST_NCCL_CALL(expr)                                                         \
-  do {                                                                                      \
-    const ncclResult_t symnet_r_ = (expr);                                                  \
-    SYMNET_CHECK(symnet_r_ == ncclSuccess)                                                  \
-        << "dist (NCCL): " << #expr << " failed: " << ncclGetErrorString(symnet_r_) << " (" \
-        << ncclGetLastError(nullptr) << ")";                                                \
-  } while (0)
-
-ncclDataType_t WireNccl(transport::Wire w) {
-  return w == transport::Wire::kFloat32   ? ncclFloat32
-         : w == transport::Wire::kFloat64 ? ncclFloat64
-                                          : ncclInt64;
-}
 
 /*! \brief What each rank tells the others before the communicator is made. */
 struct Seat {
@@ -74,11 +60,11 @@ ncclComm_t Comm(int dev) {
           << "; NCCL needs one GPU per rank: start as many ranks per machine as it has GPUs and "
              "put rank r on gpu(local rank)";
   ncclUniqueId id;
-  if (rank == 0) SYMNET_DIST_NCCL_CALL(ncclGetUniqueId(&id));
+  if (rank == 0) SYMNET_NCCL_CALL(ncclGetUniqueId(&id));
   transport::Broadcast(&id, sizeof(id), 0);
   cuda::SetDevice(dev);
   ncclComm_t comm;
-  SYMNET_DIST_NCCL_CALL(ncclCommInitRank(&comm, size, id, rank));
+  SYMNET_NCCL_CALL(ncclCommInitRank(&comm, size, id, rank));
   return comms[dev] = comm;
 }
 
@@ -105,20 +91,20 @@ void NcclSumOverRanks(const std::vector<const NDArray*>& arrays, transport::Wire
     cuda::Convert(a->dptr(), a->dtype(), tmp, wt, static_cast<size_t>(a->Size()), dev);
     copies.emplace_back(a, tmp);
   }
-  SYMNET_DIST_NCCL_CALL(ncclGroupStart());
+  SYMNET_NCCL_CALL(ncclGroupStart());
   try {
     size_t c = 0;
     for (const NDArray* a : arrays) {
       if (a->Size() == 0) continue;
       void* buf = a->dtype() == wt ? a->dptr() : copies[c++].second;
-      SYMNET_DIST_NCCL_CALL(ncclAllReduce(buf, buf, static_cast<size_t>(a->Size()), WireNccl(wire),
-                                          ncclSum, comm, stream));
+      SYMNET_NCCL_CALL(ncclAllReduce(buf, buf, static_cast<size_t>(a->Size()), cuda::NcclType(wt),
+                                     ncclSum, comm, stream));
     }
   } catch (...) {
     ncclGroupEnd();  // never leave a group open: the next all-reduce would join it
     throw;
   }
-  SYMNET_DIST_NCCL_CALL(ncclGroupEnd());
+  SYMNET_NCCL_CALL(ncclGroupEnd());
   for (const auto& [a, tmp] : copies) {
     cuda::Convert(tmp, wt, a->dptr(), a->dtype(), static_cast<size_t>(a->Size()), dev);
     // stream order makes the block safe to reuse at once (device_ops.h)

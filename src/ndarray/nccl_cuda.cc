@@ -7,7 +7,7 @@
 #include "src/device/cuda_common.h"
 
 #ifdef SYMNET_HAVE_NCCL
-#include <nccl.h>
+#include "nccl_call.h"
 #endif
 
 namespace symnet {
@@ -15,36 +15,6 @@ namespace cuda {
 
 #ifdef SYMNET_HAVE_NCCL
 namespace {
-
-#define SYMNET_NCCL_CALL(expr)                                    \
-  do {                                                            \
-    const ncclResult_t symnet_r_ = (expr);                        \
-    SYMNET_CHECK(symnet_r_ == ncclSuccess)                        \
-        << #expr << " failed: " << ncclGetErrorString(symnet_r_); \
-  } while (0)
-
-ncclDataType_t NcclType(DType t) {
-  switch (t) {
-    case DType::kFloat32:
-      return ncclFloat32;
-    case DType::kFloat64:
-      return ncclFloat64;
-    case DType::kFloat16:
-      return ncclFloat16;
-    case DType::kBFloat16:
-      return ncclBfloat16;
-    case DType::kInt32:
-      return ncclInt32;
-    case DType::kInt64:
-      return ncclInt64;
-    case DType::kUint8:
-      return ncclUint8;
-    case DType::kInt8:
-      return ncclInt8;
-    default:
-      SYMNET_THROW << "all-reduce does not support dtype " << t;
-  }
-}
 
 /*! \brief Communicators for a list of devices (rank i = devices[i]); kept for the process. */
 const std::vector<ncclComm_t>& Comms(const std::vector<int>& devices) {

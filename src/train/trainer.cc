@@ -56,6 +56,7 @@ Trainer::~Trainer() {
 
 Trainer::Trainer(const Symbol& net, const TrainerOptions& options)
     : original_(net), options_(options) {
+  const bool distributed = IsDistributedStore(options.kvstore);  // a bad name fails before binding
   std::vector<std::string> inputs = options.data_names;
   inputs.insert(inputs.end(), options.label_names.begin(), options.label_names.end());
   const std::set<std::string> input_set(inputs.begin(), inputs.end());
@@ -92,7 +93,7 @@ Trainer::Trainer(const Symbol& net, const TrainerOptions& options)
     moms_.push_back(options.momentum != 0.0 ? NDArray::Zeros(w.shape(), w.device(), w.dtype())
                                             : NDArray());
   }
-  if (IsDistributedStore(options.kvstore)) {
+  if (distributed) {
     dist::Init();
     rank_ = dist::Rank();
     ranks_ = dist::Size();

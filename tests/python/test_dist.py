@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import symnet as mx
+from record_files import random_images_rec
 from symnet.base import MXNetError
 
 WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "scripts", "dist_worker.py")
@@ -269,12 +270,7 @@ def test_cpp_train_resnet50_on_two_ranks_and_resumed_in_one_process(tmp_path):
     resumes."""
     needs_program(CPP_TRAIN)
     pytest.importorskip("PIL")
-    rng = np.random.RandomState(0)
-    rec = str(tmp_path / "train.rec")
-    with mx.recordio.MXIndexedRecordIO(str(tmp_path / "train.idx"), rec, "w") as w:
-        for i in range(32):
-            img = rng.randint(0, 256, (24, 24, 3)).astype(np.uint8)
-            w.write_idx(i, mx.recordio.pack_img(mx.recordio.IRHeader(0, float(i % 4), i, 0), img))
+    rec = random_images_rec(tmp_path, 32)
     common = ["--data-train", rec, "--image-shape", "3,24,24", "--num-classes", "4", "--num-layers", "18",
               "--batch-size", "8", "--amp", "none", "--work-dir", tmp_path, "--model-prefix", tmp_path / "r",
               "--log", tmp_path / "log.jsonl"]

@@ -18,6 +18,7 @@ import pytest
 
 import symnet as mx
 from parity_checks import REPO, manifest as _manifest
+from record_files import random_images_rec
 
 
 # ---- docs/amp.md: an overflow skips the whole update, master weights included ----------------
@@ -137,12 +138,7 @@ def test_checkpoint_resumes_across_python_and_cpp(tmp_path, first):
     pytest.importorskip("matplotlib")  # train.py draws its curves
     if not os.access(CPP_TRAIN, os.X_OK):
         pytest.skip("%s is not built (it needs Boost.Program_options)" % CPP_TRAIN)
-    rng = np.random.RandomState(0)
-    rec = str(tmp_path / "train.rec")
-    with mx.recordio.MXIndexedRecordIO(str(tmp_path / "train.idx"), rec, "w") as w:
-        for i in range(16):
-            img = rng.randint(0, 256, (24, 24, 3)).astype(np.uint8)
-            w.write_idx(i, mx.recordio.pack_img(mx.recordio.IRHeader(0, float(i % 4), i, 0), img))
+    rec = random_images_rec(tmp_path, 16)
     # ResNet-18, the smallest the examples build, on 24x24 images: 2 batches of 8 per epoch
     common = ["--data-train", rec, "--image-shape", "3,24,24", "--num-classes", "4", "--num-layers", "18",
               "--batch-size", "8", "--amp", "float16", "--num-epochs", "2", "--work-dir", str(tmp_path)]

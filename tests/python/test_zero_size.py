@@ -52,6 +52,8 @@ CASES.update({
     "Activation": ({"data": _f(0, 3)}, {"act_type": "tanh"}),
     "BatchNorm": ({"data": _f(0, 3, 4, 4), "gamma": _f(3), "beta": _f(3), "moving_mean": _f(3),
                    "moving_var": _f(3)}, {"fix_gamma": False}),
+    "_contrib_SyncBatchNorm": ({"data": _f(0, 3, 4, 4), "gamma": _f(3), "beta": _f(3),
+                                "moving_mean": _f(3), "moving_var": _f(3)}, {"fix_gamma": False}),
     "Cast": ({"data": _f(0, 3)}, {"dtype": "float16"}),
     "Concat": ({"arg0": _f(0, 2), "arg1": _f(0, 3)}, {"num_args": 2, "dim": 1}),
     "dot": ({"lhs": _f(0, 3), "rhs": _f(3, 4)}, {}),
