@@ -1,5 +1,6 @@
-"""Evaluation metrics (MXNet's): Accuracy, TopKAccuracy, CrossEntropy, Loss, CompositeEvalMetric,
-and metric.create('acc')."""
+"""Evaluation metrics (MXNet's): Accuracy, TopKAccuracy, CrossEntropy, NegativeLogLikelihood,
+Perplexity, MAE, MSE, RMSE, F1, MCC, PearsonCorrelation, Loss, CompositeEvalMetric, CustomMetric,
+and metric.create('acc'), with MXNet 1.9.1's names, defaults and per-batch averaging."""
 import numpy as np
 
 from .base import MXNetError
@@ -155,6 +156,187 @@ class CrossEntropy(EvalMetric):
             prob = p[np.arange(len(l)), l]
             self.sum_metric += float(-np.log(prob + self.eps).sum())
             self.num_inst += len(l)
+
+
+@register("nll_loss", "negativeloglikelihood")
+class NegativeLogLikelihood(CrossEntropy):
+    """The mean negative log-likelihood of the labels under the predicted probabilities."""
+
+    def __init__(self, eps=1e-12, name="nll-loss", **kw):
+        super().__init__(eps=eps, name=name, **kw)
+
+
+class _PerBatch(EvalMetric):
+    """Regression metrics as MXNet 1.x computes them: one value per (label, prediction) pair,
+    averaged over the pairs (not over the elements). 1-D arrays count as (N, 1)."""
+
+    def _value(self, err):
+        raise NotImplementedError()
+
+    def update(self, labels, preds):
+        for label, pred in _pairs(labels, preds):
+            l, p = _np(label).astype(np.float64), _np(pred).astype(np.float64)
+            l = l.reshape(-1, 1) if l.ndim == 1 else l
+            p = p.reshape(-1, 1) if p.ndim == 1 else p
+            if l.shape[0] != p.shape[0]:
+                raise ValueError("metric %s: %d labels for %d predictions" % (self.name, l.shape[0], p.shape[0]))
+            self.sum_metric += float(self._value(l - p))
+            self.num_inst += 1
+
+
+@register("mae")
+class MAE(_PerBatch):
+    def __init__(self, name="mae", **kw):
+        super().__init__(name, **kw)
+
+    def _value(self, err):
+        return np.abs(err).mean()
+
+
+@register("mse")
+class MSE(_PerBatch):
+    def __init__(self, name="mse", **kw):
+        super().__init__(name, **kw)
+
+    def _value(self, err):
+        return (err ** 2).mean()
+
+
+@register("rmse")
+class RMSE(_PerBatch):
+    def __init__(self, name="rmse", **kw):
+        super().__init__(name, **kw)
+
+    def _value(self, err):
+        return np.sqrt((err ** 2).mean())
+
+
+class _Counted(EvalMetric):
+    """Metrics computed from counts that do not add up as values (F1, MCC, Pearson's r):
+    average='macro' scores each update call and averages the scores, as MXNet does by default;
+    'micro' scores the counts of every update since the last reset (get) or since reset (get_global)."""
+
+    def __init__(self, name, average="macro", **kw):
+        if average not in ("macro", "micro"):
+            raise ValueError("metric %s: average must be 'macro' or 'micro', got %r" % (name, average))
+        self.average = average
+        super().__init__(name, **kw)
+
+    def _zero(self):
+        raise NotImplementedError()
+
+    def _score(self, counts):
+        raise NotImplementedError()
+
+    def _count(self, label, pred):
+        raise NotImplementedError()
+
+    def reset(self):
+        super().reset()
+        self._local, self._global = self._zero(), self._zero()
+
+    def reset_local(self):
+        if self.average == "micro":
+            self._global = self._global + self._local
+            self._local = self._zero()
+        super().reset_local()
+
+    def update(self, labels, preds):
+        counts = self._zero()
+        for label, pred in _pairs(labels, preds):
+            counts = counts + self._count(label, pred)
+        if self.average == "macro":
+            self.sum_metric += self._score(counts)
+        else:
+            self._local = self._local + counts
+        self.num_inst += 1
+
+    def get(self):
+        if self.average == "macro" or self.num_inst == 0:
+            return super().get()
+        return self.name, self._score(self._local)
+
+    def get_global(self):
+        if self.average == "macro" or self.global_num_inst + self.num_inst == 0:
+            return super().get_global()
+        return self.name, self._score(self._global + self._local)
+
+
+class _Binary(_Counted):
+    """Binary classification counts (tp, fp, fn, tn): predictions (N, 2) of which the larger
+    column is the predicted class, labels 0 or 1."""
+
+    def _zero(self):
+        return np.zeros(4)
+
+    def _count(self, label, pred):
+        p = _np(pred)
+        if p.ndim != 2:
+            raise ValueError("metric %s: predictions must be (batch, 2) scores, got shape %s" % (self.name, p.shape))
+        lab = _class_labels(label, p.shape[1], self.name)
+        if lab.size != p.shape[0]:
+            raise ValueError("metric %s: %d labels for %d predictions" % (self.name, lab.size, p.shape[0]))
+        if p.shape[1] != 2 or (lab > 1).any():
+            raise ValueError("metric %s supports binary classification only (2 classes), got %d"
+                             % (self.name, max(p.shape[1], int(lab.max()) + 1)))
+        yes, truth = p.argmax(axis=1) == 1, lab == 1
+        return np.array([(yes & truth).sum(), (yes & ~truth).sum(), (~yes & truth).sum(),
+                         (~yes & ~truth).sum()], dtype=np.float64)
+
+
+@register("f1")
+class F1(_Binary):
+    """2 * precision * recall / (precision + recall) of class 1 (0 when undefined)."""
+
+    def __init__(self, name="f1", average="macro", **kw):
+        super().__init__(name, average=average, **kw)
+
+    def _score(self, c):
+        tp, fp, fn, _ = c
+        precision = tp / (tp + fp) if tp + fp > 0 else 0.0
+        recall = tp / (tp + fn) if tp + fn > 0 else 0.0
+        return 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
+
+
+@register("mcc")
+class MCC(_Binary):
+    """Matthews' correlation coefficient; factors of the denominator that are 0 count as 1 (as in
+    MXNet), so a constant prediction scores 0."""
+
+    def __init__(self, name="mcc", average="macro", **kw):
+        super().__init__(name, average=average, **kw)
+
+    def _score(self, c):
+        tp, fp, fn, tn = c
+        if c.sum() == 0:
+            return 0.0
+        denom = 1.0
+        for t in (tp + fp, tp + fn, tn + fp, tn + fn):
+            denom *= t if t != 0 else 1.0
+        return float((tp * tn - fp * fn) / np.sqrt(denom))
+
+
+@register("pearsonr", "pearsoncorrelation")
+class PearsonCorrelation(_Counted):
+    """Pearson's correlation of predictions and labels (flattened, same shape)."""
+
+    def __init__(self, name="pearsonr", average="macro", **kw):
+        super().__init__(name, average=average, **kw)
+
+    def _zero(self):
+        return np.zeros(6)  # n, sum x, sum y, sum x^2, sum y^2, sum xy
+
+    def _count(self, label, pred):
+        l, p = _np(label), _np(pred)
+        if l.shape != p.shape:
+            raise ValueError("metric %s: labels %s and predictions %s differ in shape" % (self.name, l.shape, p.shape))
+        y, x = l.astype(np.float64).ravel(), p.astype(np.float64).ravel()
+        return np.array([x.size, x.sum(), y.sum(), (x * x).sum(), (y * y).sum(), (x * y).sum()])
+
+    def _score(self, c):
+        n, sx, sy, sxx, syy, sxy = c
+        cov, vx, vy = sxy - sx * sy / n, sxx - sx * sx / n, syy - sy * sy / n
+        return float(cov / np.sqrt(vx * vy))
 
 
 @register("perplexity")

@@ -676,6 +676,51 @@ def sgd_refs():
              mp_weight16=w16.asnumpy(), mp_weight32=w32.asnumpy(), mp_mom=mom32.asnumpy())
 
 
+METRIC_CASES = [("mae", {}, "regression2d"), ("mse", {}, "regression2d"), ("rmse", {}, "regression"),
+                ("f1", {}, "binary"), ("f1", {"average": "micro"}, "binary"), ("mcc", {}, "binary"),
+                ("mcc", {"average": "micro"}, "binary"), ("pearsonr", {}, "regression"),
+                ("pearsonr", {"average": "micro"}, "regression"), ("nll_loss", {}, "classes"),
+                ("perplexity", {"ignore_label": None}, "classes"), ("acc", {}, "classes"),
+                ("ce", {}, "classes"), ("top_k_accuracy", {"top_k": 2}, "classes")]
+
+
+def metric_refs():
+    """MXNet's metrics on fixed batches (their own random stream): the value after the first
+    update, after the third, and after reset_local and a fourth update both the local and the
+    global value."""
+    rng = np.random.RandomState(7)
+
+    def probs(n, k):
+        p = rng.uniform(0.05, 1.0, size=(n, k))
+        return (p / p.sum(axis=1, keepdims=True)).astype(np.float32)
+
+    sizes = (8, 6, 10, 7)
+    batches = {"binary": [(rng.randint(0, 2, n).astype(np.float32), probs(n, 2)) for n in sizes],
+               "classes": [(rng.randint(0, 5, n).astype(np.float32), probs(n, 5)) for n in sizes]}
+    for kind, shape in (("regression", lambda n: (n,)), ("regression2d", lambda n: (n, 1))):
+        batches[kind] = []
+        for n in sizes:
+            label = rng.normal(size=(n,)).astype(np.float32)
+            pred = (label + 0.7 * rng.normal(size=(n,))).astype(np.float32)
+            batches[kind].append((label, pred.reshape(shape(n))))
+    results = []
+    for name, kw, kind in METRIC_CASES:
+        m = mx.metric.create(name, **kw)
+        b = [([mx.nd.array(l)], [mx.nd.array(p)]) for l, p in batches[kind]]
+        m.update(*b[0])
+        values = [m.get()[1]]
+        for pair in b[1:3]:
+            m.update(*pair)
+        values.append(m.get()[1])
+        m.reset_local()
+        m.update(*b[3])
+        values += [m.get()[1], m.get_global()[1]]
+        results.append({"name": name, "kwargs": kw, "kind": kind, "values": [float(v) for v in values]})
+    with open(os.path.join(OUT, "metrics.json"), "w") as f:
+        json.dump({"batches": {k: [[l.tolist(), p.tolist()] for l, p in v] for k, v in batches.items()},
+                   "results": results}, f)
+
+
 def amp_refs(model_dir, target):
     """MXNet's AMP conversion of a model: the dtype every original node's output takes, and
     the converted graph's inference outputs with the model's parameters."""
@@ -754,6 +799,7 @@ def main():
         with mx.name.NameManager():  # automatic names count from 0, as in a fresh script
             build(mx).save(os.path.join(OUT, "classic", name + "-symbol.json"))
     sgd_refs()
+    metric_refs()
     manifest["amp"] = {}
     for target in ("float16", "bfloat16"):
         manifest["amp"][target] = amp_refs(os.path.join(OUT, "resnet50_v1"), target)
