@@ -42,7 +42,7 @@ def default_bind_options():
     SYMNET_CUDA_GRAPHS, SYMNET_CUDNN_WORKSPACE_MB and SYMNET_FUSE, read once."""
     return _core.default_bind_options()
 
-__version__ = "0.1.0"
+from ._version import __version__
 
 
 def features():

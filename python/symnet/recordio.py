@@ -158,7 +158,7 @@ def _pil():
     try:
         from PIL import Image
     except ImportError as e:
-        raise ImportError("pack_img/unpack_img need Pillow (pip install pillow)") from e
+        raise ImportError("pack_img/unpack_img need Pillow (pip install pillow, or symnet[image])") from e
     return Image
 
 

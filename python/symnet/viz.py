@@ -36,7 +36,11 @@ def _smooth(values, decay=0.9):
 
 def plot_training(logs, path="training.png", title="training"):
     """logs: a log path, a list of them, or {run name: path}. Writes a PNG; returns its path."""
-    import matplotlib
+    try:
+        import matplotlib
+    except ImportError:
+        raise ImportError("symnet.viz.plot_training draws with matplotlib, which is not installed "
+                          "(pip install matplotlib, or symnet[plot])") from None
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     if isinstance(logs, str):
