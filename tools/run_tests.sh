@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Sets up (tools/setup.sh --tests) and runs every test: C++ (CTest: cpu, and gpu tests that skip
-# without a device), the C++ examples (MLP, a short ResNet run), the Python suite (pytest), then
-# the sanitizer step (tools/run_sanitized.sh: C++ tests under ASan + UBSan, fuzz smoke run;
-# SYMNET_SANITIZER_STEP=0 leaves it out).
+# without a device), the C++ examples (MLP, a short ResNet run), the Python suite (pytest), the
+# wheel in a fresh venv (tools/wheel_check.sh), then the sanitizer step (tools/run_sanitized.sh:
+# C++ tests under ASan + UBSan, fuzz smoke run; SYMNET_SANITIZER_STEP=0 leaves it out).
 #
 # SYMNET_STRICT=1 (set by .ci/run): a test may skip only for missing hardware (no GPU, needs N
 # GPUs, CPU lacks <ISA>); MXNet references that cannot be made, or any other skip reason, fail
@@ -18,7 +18,9 @@ $PY tools/check_layers.py
 echo "== formatting (clang-format, ruff)"
 tools/check_format.sh
 
-tools/setup.sh --tests
+# the same build is also packed as a wheel, which a fresh venv installs after the Python tests
+rm -rf build/wheel
+SYMNET_WHEEL_DIR=build/wheel tools/setup.sh --tests
 
 echo "== C++ tests"
 ctest --test-dir build/pip --output-on-failure -j2
@@ -63,6 +65,9 @@ junit=$PWD/build/pytest-results.xml
 strict_flag=()
 [ "$STRICT" = 1 ] && strict_flag=(--strict)
 $PY tools/skip_summary.py --junit "$junit" --ctest-log build/pip/Testing/Temporary/LastTest.log "${strict_flag[@]}"
+
+echo "== the wheel, installed into a fresh venv outside the source tree"
+tools/wheel_check.sh build/wheel
 
 # ASan + UBSan build of the C++ tests and a fuzz smoke run of every reader (docs/fuzzing.md)
 if [ "${SYMNET_SANITIZER_STEP:-1}" = 1 ]; then

@@ -3,6 +3,7 @@
 # packages (pip), then `pip install .` (C++ library + Python package), reusing build/pip.
 #   tools/setup.sh            # library, Python package
 #   tools/setup.sh --tests    # also the C++ tests and examples (used by tools/run_tests.sh)
+# SYMNET_WHEEL_DIR=dir also writes a wheel there from the same build (tools/wheel_check.sh).
 # The build is portable (x86-64-v3: AVX2/FMA/F16C); SYMNET_NATIVE_ARCH=ON tools/setup.sh compiles
 # symnet's own loops for this machine's CPU only.
 set -euo pipefail
@@ -22,10 +23,14 @@ $PY -m pip install -q numpy pytest scikit-learn matplotlib pillow "scikit-build-
 echo "== building and installing symnet (C++ tests: $with_tests)"
 jobs=$(nproc 2>/dev/null || echo 2)
 # --no-build-isolation keeps the tool paths stable, so build/pip is reused between runs
-CMAKE_BUILD_PARALLEL_LEVEL=$jobs $PY -m pip install -q --no-build-isolation \
-  -Ccmake.define.SYMNET_BUILD_TESTS=$with_tests \
-  -Ccmake.define.SYMNET_BUILD_EXAMPLES=$with_tests \
-  -Ccmake.define.SYMNET_NATIVE_ARCH="${SYMNET_NATIVE_ARCH:-OFF}" \
-  -Ccmake.define.SYMNET_CUDA_ARCHS="${SYMNET_CUDA_ARCHS:-80;90}" \
-  -Ccmake.define.SYMNET_CUDA_HOST_OPT="${SYMNET_CUDA_HOST_OPT:-}" .
+build_args=(--no-build-isolation
+  -Ccmake.define.SYMNET_BUILD_TESTS=$with_tests
+  -Ccmake.define.SYMNET_BUILD_EXAMPLES=$with_tests
+  -Ccmake.define.SYMNET_NATIVE_ARCH="${SYMNET_NATIVE_ARCH:-OFF}"
+  -Ccmake.define.SYMNET_CUDA_ARCHS="${SYMNET_CUDA_ARCHS:-80;90}"
+  -Ccmake.define.SYMNET_CUDA_HOST_OPT="${SYMNET_CUDA_HOST_OPT:-}")
+CMAKE_BUILD_PARALLEL_LEVEL=$jobs $PY -m pip install -q "${build_args[@]}" .
+if [ -n "${SYMNET_WHEEL_DIR:-}" ]; then  # the same build, packed as a wheel (nothing recompiles)
+  CMAKE_BUILD_PARALLEL_LEVEL=$jobs $PY -m pip wheel -q --no-deps -w "$SYMNET_WHEEL_DIR" "${build_args[@]}" .
+fi
 $PY -c "import symnet, sys; print('symnet', symnet.__version__, 'installed for', sys.executable)"

@@ -1,6 +1,11 @@
 """symnet: a symbolic-graph deep-learning framework with MXNet's symbol API and automatic
 mixed precision. MXNet scripts run with `import symnet as mx` for the supported subset."""
-from . import _core
+try:
+    from . import _core
+except ImportError as _e:  # a system library the wheel does not carry: name it
+    from ._native import explain as _explain
+    raise _explain(_e) from None
+from ._version import __version__
 from .base import MXNetError
 from .context import Context, cpu, cpu_pinned, current_context, gpu, gpu_memory_info, num_gpus
 from . import base, context, name
@@ -42,7 +47,6 @@ def default_bind_options():
     SYMNET_CUDA_GRAPHS, SYMNET_CUDNN_WORKSPACE_MB and SYMNET_FUSE, read once."""
     return _core.default_bind_options()
 
-from ._version import __version__
 
 
 def features():
