@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks that every #include in the C++ tree points down the layer table of DESIGN.md §1.
+"""Checks that every #include in the C++ tree points down the layer table (docs/architecture.md).
 
 Each source file belongs to one layer (by path, most specific prefix first); a file may include
 files of its own layer and of the layers listed as allowed below its own. The table of allowed
@@ -7,6 +7,7 @@ edges holds only downward edges (checked too). Prints every offending include as
 `file:line: layer A includes layer B (path)` and exits 1 when there is one.
 
     python3 tools/check_layers.py [--root DIR]
+    python3 tools/check_layers.py --markdown   # the table as docs/architecture.md shows it
 """
 import argparse
 import os
@@ -35,7 +36,7 @@ LAYERS = [
     ("executor", ["include/symnet/executor.h", "include/symnet/imperative.h",
                   "include/symnet/autograd.h", "src/executor/",
                   "src/imperative/"]),
-    # below training, which reads data through it (DESIGN.md lists it after training)
+    # below training, which reads data through it
     ("io", ["include/symnet/recordio.h", "include/symnet/image_record_iter.h", "src/io/"]),
     ("training", ["include/symnet/train.h", "src/train/"]),
     ("models", ["include/symnet/models/", "src/models/"]),
@@ -116,15 +117,29 @@ def check(root):
     return errors
 
 
+def markdown():
+    """The layer table, bottom to top, for docs/architecture.md (a test keeps the two equal)."""
+    rows = ["| layer | files | may include |", "|---|---|---|"]
+    for name, prefixes in LAYERS:
+        below = [n for n, _ in LAYERS if n in ALLOWED[name]]
+        rows.append("| %s | %s | %s |" % (name, ", ".join("`%s`" % p for p in prefixes),
+                                         ", ".join(below) if below else "nothing"))
+    return "\n".join(rows) + "\n"
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--root", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    p.add_argument("--markdown", action="store_true", help="print the layer table and exit")
     args = p.parse_args()
+    if args.markdown:
+        sys.stdout.write(markdown())
+        return 0
     errors = check(os.path.abspath(args.root))
     for e in errors:
         print(e)
     if errors:
-        print("%d include(s) point up the layer table (DESIGN.md §1)" % len(errors))
+        print("%d include(s) point up the layer table (docs/architecture.md)" % len(errors))
         return 1
     print("every include points down the layer table")
     return 0

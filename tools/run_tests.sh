@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
 STRICT=${SYMNET_STRICT:-0}
 
-# seconds, before the build: every #include points down DESIGN.md's layer table
+# seconds, before the build: every #include points down the layer table (docs/architecture.md)
 echo "== include layers"
 $PY tools/check_layers.py
 echo "== formatting (clang-format, ruff)"

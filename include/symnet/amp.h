@@ -1,7 +1,7 @@
 /*!
- * \brief Automatic mixed precision (DESIGN.md §5): the precision lists and the ReducePrecision
- *  rewrite that inserts amp_cast/amp_multicast so that the listed ops run in float16/bfloat16
- *  while precision-sensitive ones stay float32.
+ * \brief Automatic mixed precision (docs/architecture.md): the precision lists and the
+ *  ReducePrecision rewrite that inserts amp_cast/amp_multicast so that the listed ops run in
+ *  float16/bfloat16 while precision-sensitive ones stay float32.
  */
 #ifndef SYMNET_AMP_H_
 #define SYMNET_AMP_H_

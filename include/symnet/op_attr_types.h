@@ -1,5 +1,5 @@
 /*!
- * \brief The typed attributes an op may register (DESIGN.md §2). Each alias says what it
+ * \brief The typed attributes an op may register (docs/architecture.md). Each alias says what it
  *  computes, who calls it and what happens when an op does not register it.
  */
 #ifndef SYMNET_OP_ATTR_TYPES_H_

@@ -109,8 +109,9 @@ struct MemoryPlan {
 };
 
 /*!
- * \brief Plans the arena (DESIGN.md §3): sizes by shape x dtype size, applies FInplaceOption,
- *  then packs blocks by lifetime, largest first, best fit in address for overlapping lifetimes.
+ * \brief Plans the arena (docs/architecture.md): sizes by shape x dtype size, applies
+ *  FInplaceOption, then packs blocks by lifetime, largest first, best fit in address for
+ *  overlapping lifetimes.
  * \param external per entry: true when the entry has memory of its own (args, grads, aux)
  * \param keep_alive per entry: true when it must survive to the end (graph outputs)
  * \param order node ids in execution order (op nodes only)

@@ -1,7 +1,7 @@
 /*!
  * \brief PlanLayout: chooses oneDNN-friendly storage for activations in regions made of ops that
  *  declare FLayoutSlots, so consecutive convolutions, BatchNorms, poolings and element-wise ops
- *  exchange data without reorders (DESIGN.md §3 "PlanLayout").
+ *  exchange data without reorders (docs/architecture.md, "Passes").
  *
  *  Slots an op groups together are joined (union-find); a joined set leaves the default layout
  *  when some op prefers it and none of its entries is pinned (arguments, graph outputs, gradient

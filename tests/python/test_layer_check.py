@@ -1,4 +1,4 @@
-"""Every #include points down DESIGN.md's layer table (tools/check_layers.py), and the checker
+"""Every #include points down the layer table of docs/architecture.md (tools/check_layers.py), and the checker
 catches an upward include planted in a copy of the tree."""
 import os
 import shutil
@@ -58,3 +58,11 @@ def test_a_file_outside_every_layer_fails(tmp_path):
     r = check(root)
     assert r.returncode == 1
     assert "src/newplace/thing.cc: belongs to no layer" in r.stdout
+
+
+def test_the_architecture_doc_shows_the_checked_table():
+    with open(os.path.join(ROOT, "docs", "architecture.md")) as f:
+        doc = f.read()
+    shown = doc.split("<!-- layers:begin")[1].split("-->", 1)[1].split("<!-- layers:end -->")[0]
+    r = subprocess.run([sys.executable, CHECK, "--markdown"], stdout=subprocess.PIPE, universal_newlines=True)
+    assert shown.strip() == r.stdout.strip(), "docs/architecture.md: run python3 tools/check_layers.py --markdown"
