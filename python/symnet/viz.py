@@ -1,11 +1,13 @@
 """Training curves: symnet.viz.plot_training(logs, path) draws loss, accuracy, loss scale and
-throughput per batch from LogWriter files (JSON lines or CSV), one line per run."""
+throughput per batch from LogWriter files (JSON lines or CSV), one line per run. And MXNet's
+print_summary and plot_network for a symbol (_network_view.py)."""
 import csv
 import io
 import json
 import logging
 import os
 
+from ._network_view import plot_network, print_summary  # noqa: F401 (MXNet's mx.viz API)
 from .fileio import write_atomically
 
 
