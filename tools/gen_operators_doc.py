@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Writes docs/operators.md, the operator table, from the registry of the installed symnet.
+"""Writes docs/operators.md, the operator table, from the registry of the installed symnet, and
+the table of AMP categories in docs/amp.md (between its amp-lists markers) from amp_lists.cc.
 
-    python3 tools/gen_operators_doc.py           # rewrite docs/operators.md
-    python3 tools/gen_operators_doc.py --check   # exit 1 if docs/operators.md is not current
+    python3 tools/gen_operators_doc.py           # rewrite both
+    python3 tools/gen_operators_doc.py --check   # exit 1 if either is not current
 
 Columns come from the registry itself: names and aliases, which devices have a kernel (the GPU
 column needs a CUDA build, which CI has), whether the op has a gradient, its AMP category per
@@ -101,24 +102,58 @@ def generate():
     return "\n".join(lines) + "\n"
 
 
+AMP_DOC = os.path.join(REPO, "docs", "amp.md")
+AMP_BEGIN, AMP_END = "<!-- amp-lists:begin (python3 tools/gen_operators_doc.py) -->", "<!-- amp-lists:end -->"
+
+
+def amp_table():
+    """The ops of each AMP category, per target, as docs/amp.md shows them."""
+    import symnet as mx
+    from symnet import amp
+    ops = {op for op in mx._core.list_ops()
+           if not mx._core.op_info(op)["is_backward"] and not op.startswith("_backward")}
+    rows = ["| category | float16 | bfloat16 |", "|---|---|---|"]
+    by_target = {t: _amp_categories(amp, t) for t in ("float16", "bfloat16")}
+    for cat in ("16-bit", "float32", "widest", "neutral"):
+        cells = []
+        for t in ("float16", "bfloat16"):
+            names = sorted((op for op, c in by_target[t].items() if op in ops and c.split(" (")[0] == cat),
+                           key=lambda s: (s.lstrip("_").lower(), s))
+            cells.append(", ".join(n + (" (" + by_target[t][n].split(" (", 1)[1] if " (" in by_target[t][n]
+                                        else "") for n in names))
+        rows.append("| %s | %s | %s |" % (cat, cells[0], cells[1]))
+    return "\n".join(rows) + "\n"
+
+
+def _with_amp_table(doc, table):
+    head, rest = doc.split(AMP_BEGIN, 1)
+    return head + AMP_BEGIN + "\n" + table + rest[rest.index(AMP_END):]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true", help="fail if docs/operators.md is not current")
     args = ap.parse_args()
-    text = generate()
-    if args.check:
-        current = open(DOC).read() if os.path.exists(DOC) else ""
-        if current != text:
-            sys.stdout.writelines(difflib.unified_diff(current.splitlines(True), text.splitlines(True),
-                                                       "docs/operators.md", "generated"))
-            print("docs/operators.md is not current: run python3 tools/gen_operators_doc.py")
-            return 1
-        print("docs/operators.md is current")
-        return 0
-    with open(DOC, "w") as f:
-        f.write(text)
-    print("wrote", DOC)
-    return 0
+    with open(AMP_DOC) as f:
+        amp_doc = f.read()
+    wanted = {DOC: generate(), AMP_DOC: _with_amp_table(amp_doc, amp_table())}
+    stale = 0
+    for path, text in wanted.items():
+        rel = os.path.relpath(path, REPO)
+        current = open(path).read() if os.path.exists(path) else ""
+        if args.check:
+            if current != text:
+                sys.stdout.writelines(difflib.unified_diff(current.splitlines(True), text.splitlines(True),
+                                                           rel, "generated"))
+                print("%s is not current: run python3 tools/gen_operators_doc.py" % rel)
+                stale += 1
+            else:
+                print("%s is current" % rel)
+        else:
+            with open(path, "w") as f:
+                f.write(text)
+            print("wrote", path)
+    return 1 if stale else 0
 
 
 if __name__ == "__main__":
