@@ -29,9 +29,7 @@ DMLC_REGISTER_PARAMETER(BatchNormParam);
 
 namespace {
 
-ChannelView View(const BatchNormParam& p, const TBlob& x) {
-  return bn_ref::ViewOf(x, ChannelAxis(p, x.ndim()));
-}
+ChannelView View(const BatchNormParam& p, const TBlob& x) { return ChannelViewOf(x, p.axis); }
 
 DType ParamType(DType data) { return data == DType::kFloat64 ? DType::kFloat64 : DType::kFloat32; }
 

@@ -220,10 +220,6 @@ struct GradDataKernel {
   }
 };
 
-struct ChannelDims {
-  int64_t outer, c, inner;
-};
-
 /*! \brief What the kernels need of BatchNorm's and SyncBatchNorm's parameters. */
 struct BNSettings {
   double eps;
@@ -243,17 +239,10 @@ BNSettings SyncBatchNormSettings(const NodeAttrs& attrs) {
   return {p.eps, p.momentum, p.fix_gamma, p.use_global_stats, 1, true};
 }
 
-/*! \brief x seen as (outer, C, inner) in memory order; channels-last data (the GPU layout plan)
- *  is (N * spatial, C, 1). */
-ChannelDims Dims(int axis, const TBlob& x) {
-  const Shape& s = x.shape_;
-  const int a = ChannelAxis(axis, s.ndim());
-  if (x.channels_last()) {
-    SYMNET_CHECK_EQ(a, 1) << "channels-last BatchNorm data must normalize axis 1";
-    return {s.Size() / s[1], s[1], 1};
-  }
+/*! \brief x as (outer, C, inner) (ChannelViewOf); blocked layouts never reach the GPU. */
+ChannelView Dims(int axis, const TBlob& x) {
   SYMNET_CHECK(!x.blocked()) << "GPU BatchNorm: no blocked (nChw8c/nChw16c) layout";
-  return {s.ProdRange(0, a), s[a], s.ProdRange(a + 1, s.ndim())};
+  return ChannelViewOf(x, axis);
 }
 
 /*!
@@ -280,7 +269,7 @@ void BNForwardGPU(const BNSettings& p, const NodeAttrs& attrs, const OpContext& 
   // an empty batch leaves the moving averages as they were (as on the CPU); SyncBatchNorm
   // decides on the job's batch, every rank taking part in the sums
   bool batch_stats = ctx.is_train && !p.use_global_stats && (p.sync || x.Size() > 0);
-  const ChannelDims d = Dims(p.axis, x);
+  const ChannelView d = Dims(p.axis, x);
   const BNView v{d.c, d.inner, p.eps, p.fix_gamma};
   SYMNET_FLOAT_TYPE_SWITCH(x.dtype_, T, {
     using P = typename std::conditional<std::is_same<T, double>::value, double, float>::type;
@@ -322,7 +311,7 @@ void BNBackwardGPU(const BNSettings& p, const NodeAttrs& attrs, const OpContext&
                    const std::vector<TBlob>& out) {
   const TBlob &dy = in[0], &x = in[1];
   const bool batch_stats = !p.use_global_stats;
-  const ChannelDims d = Dims(p.axis, x);
+  const ChannelView d = Dims(p.axis, x);
   const BNView v{d.c, d.inner, p.eps, p.fix_gamma};
   double* sums = static_cast<double*>(
       cuda::Workspace(ctx.dev.id, static_cast<size_t>(2 * d.c + 1) * sizeof(double)));

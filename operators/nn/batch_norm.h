@@ -116,6 +116,21 @@ struct ChannelView {
 };
 
 /*!
+ * \brief x as (outer, C, inner) in memory order for normalization over channel axis `axis` (may
+ *  be negative); channels-last data (flagged by the layout plan) is (N * spatial, C, 1), which
+ *  only axis 1 may use. Shared by the CPU loops and the GPU kernels.
+ */
+inline ChannelView ChannelViewOf(const TBlob& x, int axis) {
+  const Shape& s = x.shape_;
+  const int a = ChannelAxis(axis, s.ndim());
+  if (x.channels_last()) {
+    SYMNET_CHECK_EQ(a, 1) << "channels-last BatchNorm data must normalize axis 1";
+    return {s.Size() / s[1], s[1], 1};
+  }
+  return {s.ProdRange(0, a), s[a], s.ProdRange(a + 1, s.ndim())};
+}
+
+/*!
  * \brief How the GPU's statistics kernels split the work (batch_norm.cu), written here so that
  *  tests check on the CPU that every element is summed once, by its channel. Channels-first:
  *  thread `tid` of block `part` (of `parts`, `threads` threads each) of channel c calls f(offset)

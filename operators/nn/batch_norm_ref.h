@@ -16,13 +16,6 @@ namespace symnet {
 namespace ops {
 namespace bn_ref {
 
-/*! \brief The data as (outer, C, inner) for normalization over channel axis `axis`. */
-inline ChannelView ViewOf(const TBlob& x, int axis) {
-  const Shape& s = x.shape_;
-  if (x.channels_last()) return {s.Size() / s[1], s[1], 1};
-  return {s.ProdRange(0, axis), s[axis], s.ProdRange(axis + 1, s.ndim())};
-}
-
 /*! \brief Per channel c: sum[c] = sum of x, sumsq[c] = sum of x^2. */
 template <typename T>
 void ChannelSums(const ChannelView& v, const T* x, double* sum, double* sumsq) {

@@ -43,7 +43,7 @@ void Forward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBl
   if (Has16Bit(in)) return StagedF32Compute(Forward, attrs, ctx, in, req, out);
   const auto& p = Param<SyncBatchNormParam>(attrs);
   const TBlob& x = in[kData];
-  const ChannelView v = bn_ref::ViewOf(x, ChannelAxis(kAxis, x.ndim()));
+  const ChannelView v = ChannelViewOf(x, kAxis);
   bool batch_stats = ctx.is_train && !p.use_global_stats;
   std::vector<double> sums;
   if (batch_stats) {  // every rank takes part, even with an empty part of the batch
@@ -78,7 +78,7 @@ void Backward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TB
   if (Has16Bit(in)) return StagedF32Compute(Backward, attrs, ctx, in, req, out);
   const auto& p = Param<SyncBatchNormParam>(attrs);
   const TBlob &dy = in[0], &x = in[1];
-  const ChannelView v = bn_ref::ViewOf(x, ChannelAxis(kAxis, x.ndim()));
+  const ChannelView v = ChannelViewOf(x, kAxis);
   const bool batch_stats = !p.use_global_stats;
   SYMNET_REAL_TYPE_SWITCH(x.dtype_, T, {
     using P = T;
