@@ -18,6 +18,7 @@ import sys
 LAYERS = [
     ("base", ["include/symnet/base.h", "include/symnet/dtype.h", "include/symnet/shape.h",
               "include/symnet/device.h", "include/symnet/random.h", "include/symnet/file_io.h",
+              "include/symnet/profiler.h",
               "src/base/"]),
     # kernel launch, CUDA streams/handles/pools/graphs, oneDNN's engine and ISA, features()
     ("device", ["include/symnet/runtime.h", "src/device/"]),

@@ -124,6 +124,16 @@ class Executor {
   /*! \brief Operator name -> (seconds, calls) since profiling was switched on. */
   std::map<std::string, std::pair<double, int64_t>> OpProfile() const;
 
+  /*!
+   * \brief Called after every op call of Forward and Backward with a name and a copy of each
+   *  output in the default layout ("<node>_output", or "<node>_<output name>" for ops with
+   *  several), and with monitor_all also each input ("<node>_<input name>"), as MXNet's
+   *  executor monitor. Steps are not captured as CUDA graphs while it is set. An empty function
+   *  removes it.
+   */
+  using MonitorCallback = std::function<void(const std::string& name, const NDArray& value)>;
+  void SetMonitorCallback(MonitorCallback callback, bool monitor_all = false);
+
   struct Impl;
 
  private:

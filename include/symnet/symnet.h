@@ -19,6 +19,7 @@
 #include "symnet/operator_builder.h"
 #include "symnet/ops.h"
 #include "symnet/pass.h"
+#include "symnet/profiler.h"
 #include "symnet/random.h"
 #include "symnet/recordio.h"
 #include "symnet/runtime.h"

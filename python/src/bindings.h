@@ -23,6 +23,7 @@ void InitTrain(py::module_& m);
 void InitCustomOp(py::module_& m);
 void InitAutograd(py::module_& m);
 void InitDist(py::module_& m);
+void InitProfiler(py::module_& m);
 
 /*! \brief Shape <-> Python: a tuple of ints, or None when the ndim is unknown (None dims too). */
 py::object ShapeToPy(const Shape& s);

@@ -118,6 +118,22 @@ void InitExecutor(py::module_& m) {
       .def("debug_str", &Executor::DebugString)
       .def("set_loss_scale", &Executor::SetLossScale)
       .def_property_readonly("loss_scale", &Executor::loss_scale)
+      .def(
+          "set_monitor_callback",
+          [](Executor& e, py::object callback, bool monitor_all) {
+            if (callback.is_none()) {
+              e.SetMonitorCallback(nullptr);
+              return;
+            }
+            // forward/backward run without the GIL: take it for each call into Python
+            e.SetMonitorCallback(
+                [callback](const std::string& name, const NDArray& value) {
+                  py::gil_scoped_acquire gil;
+                  callback(name, value);
+                },
+                monitor_all);
+          },
+          py::arg("callback"), py::arg("monitor_all") = false)
       .def("set_profiling", &Executor::SetProfiling)
       .def("op_profile", &Executor::OpProfile);
 }

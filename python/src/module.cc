@@ -160,4 +160,5 @@ PYBIND11_MODULE(_core, m) {
   InitAutograd(m);
   InitIO(m);
   InitDist(m);
+  InitProfiler(m);
 }

@@ -30,6 +30,9 @@ from . import io
 from . import recordio
 from . import image
 from . import viz
+from . import profiler
+from . import monitor
+from . import monitor as mon
 from . import callback
 from . import kvstore
 from . import kvstore as kv

@@ -70,6 +70,15 @@ class Executor:
     def debug_str(self):
         return self.handle.debug_str()
 
+    def set_monitor_callback(self, callback, monitor_all=False):
+        """Calls callback(name, array) after every op of forward and backward, for each output
+        (and with monitor_all each input); the array is valid only during the call. None
+        removes the callback. mx.monitor.Monitor installs itself here."""
+        if callback is None:
+            self.handle.set_monitor_callback(None, False)
+            return
+        self.handle.set_monitor_callback(lambda name, h: callback(name, NDArray(h)), bool(monitor_all))
+
     def set_profiling(self, on=True):
         """Times every op call (summed per operator) from now on; see op_profile()."""
         self.handle.set_profiling(bool(on))

@@ -70,7 +70,10 @@ def _as_named(data, default_name):
     if isinstance(data, (list, tuple)):
         names = [default_name] if len(data) == 1 else ["_%d_%s" % (i, default_name) for i in range(len(data))]
         data = OrderedDict(zip(names, data))
-    return OrderedDict((k, v.asnumpy() if isinstance(v, NDArray) else np.asarray(v)) for k, v in data.items())
+    # as MXNet's (mx.nd.array's default): an NDArray keeps its dtype, anything else (numpy
+    # arrays of integer labels, float64 data, lists) becomes float32
+    return OrderedDict((k, v.asnumpy() if isinstance(v, NDArray) else np.asarray(v, dtype=np.float32))
+                       for k, v in data.items())
 
 
 class NDArrayIter(DataIter):

@@ -152,9 +152,26 @@ class Module:
         self._execs, self._slices = self._make_execs(self._data_shapes, self._label_shapes)
         self._exec = self._execs[0]
         self.binded = True
+        self._install_monitor_on_execs()
         if self.params_initialized:  # rebinding keeps the parameters
             for e in self._execs:
                 e.copy_params_from(self._arg_params, self._aux_params)
+
+    def install_monitor(self, mon):
+        """Installs an mx.monitor.Monitor on every device's executor (and on those of later
+        binds and reshapes)."""
+        assert self.binded, "call bind before install_monitor"
+        self._monitor = mon
+        self._install_monitor_on_execs()
+
+    def _install_monitor_on_execs(self):
+        mon = getattr(self, "_monitor", None)
+        if mon is None:
+            return
+        mon.exes = [e for e in mon.exes if e not in getattr(self, "_monitored", ())]
+        for e in self._execs:
+            mon.install(e)
+        self._monitored = list(self._execs)
 
     def _make_execs(self, data_descs, label_descs):
         """One executor per device for these input shapes, and each device's slice of the batch.
@@ -208,6 +225,7 @@ class Module:
                 e.copy_params_from(self._arg_params, self._aux_params)
         self._data_shapes, self._label_shapes = data_descs, label_descs
         self._execs, self._slices, self._exec = execs, slices, execs[0]
+        self._install_monitor_on_execs()
         if self.params_initialized:
             self._sync_params_from_exec()
 
@@ -542,6 +560,8 @@ class Module:
         self.init_params(initializer or init_mod.Uniform(0.01), arg_params, aux_params,
                          allow_missing=allow_missing, force_init=force_init)
         self.init_optimizer(kvstore, optimizer, optimizer_params)
+        if monitor is not None:
+            self.install_monitor(monitor)
         validation_metric = validation_metric or eval_metric
         eval_metric = metric_mod.create(eval_metric)
         num_batches = getattr(train_data, "num_data", None)
@@ -555,9 +575,13 @@ class Module:
             eval_metric.reset()
             nbatch = 0
             for batch in train_data:
+                if monitor is not None:
+                    monitor.tic()
                 self.forward_backward(batch)
                 applied = self.update()
                 self.update_metric(eval_metric, batch.label)
+                if monitor is not None:
+                    monitor.toc_print()
                 nbatch += 1
                 if not applied and self._amp_loss_scaler is None:
                     self._report_nonfinite(epoch, nbatch, max_nonfinite_batches)

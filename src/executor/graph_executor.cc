@@ -11,6 +11,7 @@
 #include "src/device/device_ops.h"
 #include "symnet/executor.h"
 #include "symnet/op_attr_types.h"
+#include "symnet/profiler.h"
 
 namespace symnet {
 
@@ -50,6 +51,11 @@ struct Executor::Impl {
   std::vector<std::vector<size_t>> grads_ready_after;
   std::vector<size_t> grads_ready_first;
   std::function<void(size_t)> grad_ready;
+  Executor::MonitorCallback monitor;
+  bool monitor_all = false;
+  // per call: the monitor's names of its outputs (then, with monitor_all, of its inputs); empty
+  // for the layout conversions the executor inserted, which the user's graph does not have
+  std::vector<std::vector<std::string>> monitor_names;
 
   /*! \brief CUDA graphs of this executor's steps, by (first call, end, is_train, loss scale):
    *  kernel arguments such as the loss scale are fixed when a step is captured. */
@@ -68,7 +74,8 @@ struct Executor::Impl {
 
   void Run(size_t begin, size_t end, bool is_train, Device dev) {
     if (dev.type == Device::kGPU && options->cuda_graphs && capturable && !profiling &&
-        !grad_ready && RunCaptured(begin, end, is_train, dev))
+        !grad_ready && !monitor && !profiler::Recording(profiler::Category::kSymbolic) &&
+        RunCaptured(begin, end, is_train, dev))
       return;
     RunCalls(begin, end, is_train, dev);
   }
@@ -127,21 +134,30 @@ struct Executor::Impl {
     ctx.workspace_cap_bytes = static_cast<size_t>(options->workspace_mb) << 20;
     // on a GPU the calls only enqueue work on the device's stream: no host sync per op
     if (dev.type == Device::kGPU) cuda::SetDevice(dev.id);
+    const bool trace = profiler::Recording(profiler::Category::kSymbolic);
+    const std::string dev_name = trace ? dev.ToString() : std::string();
     for (size_t i = begin; i < end; ++i) {
       OpCall& c = calls[i];
       ctx.temp = c.temp;
       ctx.temp_bytes = c.temp_bytes;
       ctx.state = &c.state;
+      const bool timed = profiling || trace;
       const auto start =
-          profiling ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
+          timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
+      if (monitor && monitor_all) Monitor(i, dev, true);
+      const int64_t start_us = trace ? profiler::NowMicros() : 0;
       try {
         (*c.fn)(c.node->attrs, ctx, c.in, c.req, c.out);
       } catch (const Error& e) {
         SYMNET_THROW << "error in node '" << c.node->attrs.name << "' (operator "
                      << c.node->op()->name << "): " << e.what();
       }
+      // time the kernel, not the launch
+      if (timed && dev.type == Device::kGPU) cuda::Synchronize(dev.id);
+      if (trace)
+        profiler::RecordSpan(profiler::Category::kSymbolic, c.node->op()->name, dev_name,
+                             c.node->attrs.name, start_us, profiler::NowMicros());
       if (profiling) {
-        if (dev.type == Device::kGPU) cuda::Synchronize(dev.id);  // time the kernel, not the launch
         // SYMNET_PROFILE_NODES=1 times every node on its own ("op node") instead of per op type
         static const bool by_node = std::getenv("SYMNET_PROFILE_NODES") != nullptr;
         auto& p =
@@ -149,9 +165,48 @@ struct Executor::Impl {
         p.first += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         ++p.second;
       }
+      if (monitor) Monitor(i, dev, false);
       if (grad_ready)
         for (size_t arg : grads_ready_after[i]) grad_ready(arg);
     }
+  }
+
+  /*!
+   * \brief Hands call i's inputs (before it runs: an in-place op overwrites them) or its
+   *  outputs (after) to the monitor.
+   */
+  void Monitor(size_t i, Device dev, bool inputs) {
+    const OpCall& c = calls[i];
+    const std::vector<std::string>& names = monitor_names[i];
+    if (names.empty()) return;
+    if (inputs) {
+      for (size_t k = 0; k < c.in.size() && c.out.size() + k < names.size(); ++k)
+        monitor(names[c.out.size() + k], DefaultLayoutView(c.in[k], dev));
+      return;
+    }
+    for (size_t k = 0; k < c.out.size(); ++k)
+      if (c.req[k] != kNullOp) monitor(names[k], DefaultLayoutView(c.out[k], dev));
+  }
+
+  /*!
+   * \brief An NDArray over a blob: a view when it is in the default layout (valid while the
+   *  arena is), else a copy converted to it by the layout-conversion kernel.
+   */
+  static NDArray DefaultLayoutView(const TBlob& b, Device dev) {
+    const NDArray view(BorrowStorage(b.dptr_, b.Bytes(), dev), 0, b.shape_, b.dtype_);
+    if (b.layout_ == Layout::kDefault) return view;
+    NDArray out(b.shape_, dev, b.dtype_);
+    static const Op* convert = Op::Get("_convert_layout");
+    const FCompute* fn = convert->attr<FCompute>(FComputeKey(dev));
+    SYMNET_CHECK(fn != nullptr) << "monitor: no layout conversion for " << dev;
+    OpContext ctx;
+    ctx.dev = dev;
+    std::unique_ptr<OpState> state;
+    ctx.state = &state;
+    NodeAttrs attrs;
+    attrs.op = convert;
+    (*fn)(attrs, ctx, {b}, {kWriteTo}, {out.data()});
+    return out;
   }
 };
 
@@ -452,9 +507,13 @@ std::unique_ptr<Executor> Executor::SimpleBind(const Symbol& symbol, Device dev,
   return Bind(symbol, dev, args, grads, reqs, aux, options);
 }
 
-void Executor::Forward(bool is_train) { impl_->Run(0, impl_->num_forward_calls, is_train, dev_); }
+void Executor::Forward(bool is_train) {
+  profiler::Span span(profiler::Category::kApi, "Executor::Forward", "api");
+  impl_->Run(0, impl_->num_forward_calls, is_train, dev_);
+}
 
 void Executor::Backward(const std::vector<NDArray>& head_grads) {
+  profiler::Span span(profiler::Category::kApi, "Executor::Backward", "api");
   Impl& impl = *impl_;
   if (!head_grads.empty()) {
     SYMNET_CHECK_EQ(head_grads.size(), outputs_.size())
@@ -496,6 +555,31 @@ void Executor::SetLossScale(float scale) {
 }
 
 float Executor::loss_scale() const { return impl_->loss_scale; }
+
+void Executor::SetMonitorCallback(MonitorCallback callback, bool monitor_all) {
+  Impl& impl = *impl_;
+  impl.monitor = std::move(callback);
+  impl.monitor_all = monitor_all;
+  impl.monitor_names.assign(impl.calls.size(), {});
+  if (!impl.monitor) return;
+  std::unordered_map<const Node*, NodePtr> owners;
+  for (uint32_t nid = 0; nid < impl.graph->num_nodes(); ++nid)
+    owners[&impl.graph->node(nid)] = (*impl.graph)[nid].node;
+  for (size_t i = 0; i < impl.calls.size(); ++i) {
+    const Node& n = *impl.calls[i].node;
+    if (n.op()->name == "_convert_layout") continue;
+    std::vector<std::string>& names = impl.monitor_names[i];
+    for (uint32_t k = 0; k < n.num_outputs(); ++k)
+      names.push_back(OutputName(NodeEntry{owners.at(&n), k, 0}));
+    if (monitor_all) {
+      // as MXNet's monitor: the op's own input names, else input0, input1, ...
+      const auto* f = n.op()->attr<FListInputNames>("FListInputNames");
+      const std::vector<std::string> in = f ? (*f)(n.attrs) : std::vector<std::string>();
+      for (uint32_t k = 0; k < n.num_inputs(); ++k)
+        names.push_back(n.attrs.name + "_" + (k < in.size() ? in[k] : "input" + std::to_string(k)));
+    }
+  }
+}
 
 void Executor::SetProfiling(bool on) {
   impl_->profiling = on;

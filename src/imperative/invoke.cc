@@ -7,6 +7,7 @@
 #include "symnet/imperative.h"
 #include "symnet/op_attr_types.h"
 #include "symnet/pass.h"
+#include "symnet/profiler.h"
 
 namespace symnet {
 
@@ -129,10 +130,17 @@ std::vector<NDArray> InvokeNode(const NodePtr& n, const std::vector<NDArray>& in
                    << (dev.type == Device::kGPU ? " (docs/gpu.md lists the ops that run on a GPU)"
                                                 : "");
   if (dev.type == Device::kGPU) cuda::SetDevice(dev.id);
+  const bool trace = profiler::Recording(profiler::Category::kImperative);
+  const int64_t start_us = trace ? profiler::NowMicros() : 0;
   try {
     (*fn)(n->attrs, ctx, in_blobs, req, out_blobs);
   } catch (const Error& e) {
     SYMNET_THROW << where << ": " << e.what();
+  }
+  if (trace) {
+    if (dev.type == Device::kGPU) cuda::Synchronize(dev.id);  // the kernel, not its launch
+    profiler::RecordSpan(profiler::Category::kImperative, op->name, dev.ToString(), std::string(),
+                         start_us, profiler::NowMicros());
   }
   return outputs;
 }

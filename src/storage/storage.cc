@@ -6,12 +6,30 @@
 
 #include "src/device/device_ops.h"
 #include "symnet/base.h"
+#include "symnet/profiler.h"
 
 namespace symnet {
 
 namespace {
 std::atomic<size_t> g_cpu_bytes{0};
+
+/*! \brief The profiler's memory counter of a device, after `delta` bytes changed hands. */
+void CountBytes(Device dev, int64_t delta) {
+  static std::atomic<int64_t> gpu_bytes[64];
+  if (!profiler::Recording(profiler::Category::kMemory)) {
+    if (dev.type == Device::kGPU && dev.id >= 0 && dev.id < 64) gpu_bytes[dev.id] += delta;
+    return;
+  }
+  double now;
+  if (dev.type == Device::kGPU) {
+    if (dev.id < 0 || dev.id >= 64) return;
+    now = static_cast<double>(gpu_bytes[dev.id] += delta);
+  } else {
+    now = static_cast<double>(g_cpu_bytes.load());
+  }
+  profiler::RecordCounter(profiler::Category::kMemory, "bytes in use", dev.ToString(), now);
 }
+}  // namespace
 
 StorageChunk::~StorageChunk() {
   if (!owned_) return;
@@ -21,6 +39,7 @@ StorageChunk::~StorageChunk() {
     std::free(ptr_);
     g_cpu_bytes -= bytes_;
   }
+  if (ptr_) CountBytes(dev_, -static_cast<int64_t>(bytes_));
 }
 
 StoragePtr BorrowStorage(void* ptr, size_t bytes, Device dev) {
@@ -28,8 +47,11 @@ StoragePtr BorrowStorage(void* ptr, size_t bytes, Device dev) {
 }
 
 StoragePtr AllocStorage(size_t bytes, Device dev) {
-  if (dev.type == Device::kGPU)
-    return std::make_shared<StorageChunk>(cuda::DeviceAlloc(bytes, dev.id), bytes, dev);
+  if (dev.type == Device::kGPU) {
+    auto chunk = std::make_shared<StorageChunk>(cuda::DeviceAlloc(bytes, dev.id), bytes, dev);
+    CountBytes(dev, static_cast<int64_t>(bytes));
+    return chunk;
+  }
   // aligned_alloc needs a size that is a multiple of the alignment; 0 bytes still gets a block
   size_t rounded = (bytes + kStorageAlign - 1) / kStorageAlign * kStorageAlign;
   if (rounded == 0) rounded = kStorageAlign;
@@ -37,6 +59,7 @@ StoragePtr AllocStorage(size_t bytes, Device dev) {
   SYMNET_CHECK(p != nullptr) << "out of memory: failed to allocate " << bytes << " bytes on "
                              << dev.ToString();
   g_cpu_bytes += bytes;
+  CountBytes(dev, static_cast<int64_t>(bytes));
   return std::make_shared<StorageChunk>(p, bytes, dev);
 }
 
