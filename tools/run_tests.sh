@@ -69,6 +69,9 @@ $PY tools/skip_summary.py --junit "$junit" --ctest-log build/pip/Testing/Tempora
 echo "== the wheel, installed into a fresh venv outside the source tree"
 tools/wheel_check.sh build/wheel
 
+echo "== the C++ package: cmake --install, then find_package(symnet) from example/cpp_consumer"
+tools/cpp_package_check.sh build/pip
+
 # ASan + UBSan build of the C++ tests and a fuzz smoke run of every reader (docs/fuzzing.md)
 if [ "${SYMNET_SANITIZER_STEP:-1}" = 1 ]; then
   tools/run_sanitized.sh

@@ -14,7 +14,7 @@ with_tests=OFF
 PY=${PYTHON:-python3}
 
 tools/apt_install.sh cmake g++ libdmlc-dev libdnnl-dev libboost-dev libboost-program-options-dev \
-  libgtest-dev libjpeg-dev libopenmpi-dev openmpi-bin
+  libgtest-dev libjpeg-dev libopenmpi-dev openmpi-bin pkg-config
 
 echo "== installing Python packages"
 export PIP_ROOT_USER_ACTION=ignore PIP_DISABLE_PIP_VERSION_CHECK=1

@@ -3,10 +3,9 @@
 #ifndef SYMNET_BASE_H_
 #define SYMNET_BASE_H_
 
-#include <dmlc/logging.h>
-
 #include <cstdint>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -20,12 +19,13 @@ namespace symnet {
 enum OpReqType { kNullOp = 0, kWriteTo = 1, kWriteInplace = 2, kAddTo = 3 };
 
 /*!
- * \brief The one exception type symnet throws. It derives from dmlc::Error so code that
- *  catches dmlc errors (and dmlc's own parameter parser) interoperates.
+ * \brief The one exception type symnet throws. A std::runtime_error, so that the public headers
+ *  need no third-party header: programs built against an installed symnet see only the
+ *  standard library (dmlc, oneDNN and Boost stay inside libsymnet).
  */
-class Error : public dmlc::Error {
+class Error : public std::runtime_error {
  public:
-  explicit Error(const std::string& msg) : dmlc::Error(msg) {}
+  explicit Error(const std::string& msg) : std::runtime_error(msg) {}
 };
 
 namespace detail {

@@ -2,7 +2,7 @@
 #ifndef SYMNET_SHAPE_H_
 #define SYMNET_SHAPE_H_
 
-#include <boost/container/small_vector.hpp>
+#include <algorithm>
 #include <cstdint>
 #include <initializer_list>
 #include <iosfwd>
@@ -20,7 +20,51 @@ namespace symnet {
  */
 class Shape {
  public:
-  using Storage = boost::container::small_vector<int64_t, 6>;
+  /*!
+   * \brief The dims: up to kInline of them in place (no allocation when a shape is copied,
+   *  which happens on every op call), more in a vector. Written here rather than taken from
+   *  Boost so that the public headers need nothing beyond the standard library.
+   */
+  class Storage {
+   public:
+    static constexpr size_t kInline = 6;
+    Storage() = default;
+    Storage(std::initializer_list<int64_t> v) : Storage(v.begin(), v.end()) {}
+    template <typename It>
+    Storage(It begin, It end) {
+      for (; begin != end; ++begin) push_back(static_cast<int64_t>(*begin));
+    }
+    size_t size() const { return size_; }
+    const int64_t* data() const { return size_ > kInline ? more_.data() : inline_; }
+    int64_t* data() { return size_ > kInline ? more_.data() : inline_; }
+    const int64_t* begin() const { return data(); }
+    const int64_t* end() const { return data() + size_; }
+    int64_t operator[](size_t i) const { return data()[i]; }
+    int64_t& operator[](size_t i) { return data()[i]; }
+    int64_t back() const { return data()[size_ - 1]; }
+    void push_back(int64_t d) {
+      if (size_ < kInline) {
+        inline_[size_] = d;
+      } else {
+        if (size_ == kInline) more_.assign(inline_, inline_ + kInline);
+        more_.push_back(d);
+      }
+      ++size_;
+    }
+    void assign(size_t n, int64_t d) {
+      size_ = 0;
+      more_.clear();
+      for (size_t i = 0; i < n; ++i) push_back(d);
+    }
+    bool operator==(const Storage& o) const {
+      return size_ == o.size_ && std::equal(begin(), end(), o.begin());
+    }
+
+   private:
+    int64_t inline_[kInline] = {};
+    std::vector<int64_t> more_;  // all the dims once there are more than kInline
+    size_t size_ = 0;
+  };
 
   Shape() = default;
   Shape(std::initializer_list<int64_t> dims) : dims_(dims), ndim_(static_cast<int>(dims.size())) {

@@ -1,4 +1,6 @@
 /*! \brief The symnet._core extension module: errors, features, registry and imperative calls. */
+#include <dmlc/logging.h>
+
 #include "bindings.h"
 #include "symnet/runtime.h"
 
@@ -130,24 +132,32 @@ void InitRegistry(py::module_& m) {
 }  // namespace python
 }  // namespace symnet
 
+namespace {
+PyObject* error_type = nullptr;
+
+/*! \brief Raises MXNetError; the message may quote bytes of a damaged file, so decoding it
+ *  never raises instead. */
+void SetMXNetError(const std::string& msg) {
+  PyObject* text =
+      PyUnicode_DecodeUTF8(msg.data(), static_cast<Py_ssize_t>(msg.size()), "backslashreplace");
+  PyErr_SetObject(error_type, text);
+  Py_XDECREF(text);
+}
+}  // namespace
+
 PYBIND11_MODULE(_core, m) {
   using namespace symnet::python;  // NOLINT
   m.doc() = "symnet's C++ core";
-  // MXNetError subclasses RuntimeError; symnet::Error (a dmlc::Error) and dmlc's own errors map to
-  // it
-  static PyObject* error_type =
-      PyErr_NewException("symnet._core.MXNetError", PyExc_RuntimeError, nullptr);
+  // MXNetError subclasses RuntimeError; symnet::Error and dmlc's own errors map to it
+  error_type = PyErr_NewException("symnet._core.MXNetError", PyExc_RuntimeError, nullptr);
   m.add_object("MXNetError", py::handle(error_type));
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
+    } catch (const symnet::Error& e) {
+      SetMXNetError(e.what());
     } catch (const dmlc::Error& e) {
-      // a message may quote bytes of a damaged file: never let decoding it raise instead
-      const std::string msg = e.what();
-      PyObject* text =
-          PyUnicode_DecodeUTF8(msg.data(), static_cast<Py_ssize_t>(msg.size()), "backslashreplace");
-      PyErr_SetObject(error_type, text);
-      Py_XDECREF(text);
+      SetMXNetError(e.what());
     }
   });
   InitRegistry(m);

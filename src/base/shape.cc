@@ -1,6 +1,8 @@
 /*! \brief Shape text form (MXNet's tuple syntax), size and merging. */
 #include "symnet/shape.h"
 
+#include <dmlc/logging.h>
+
 #include <cctype>
 #include <istream>
 #include <ostream>

@@ -1,4 +1,6 @@
 /*! \brief Bind (passes + memory plan + pre-resolved op calls), Forward and Backward. */
+#include <dmlc/logging.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
