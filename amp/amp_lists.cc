@@ -112,7 +112,11 @@ const std::vector<std::string> kNeutralOps = {
     // optimizer updates run on the dtypes of the arrays they are given
     "sgd_update", "sgd_mom_update", "mp_sgd_update", "mp_sgd_mom_update", "nag_mom_update",
     "mp_nag_mom_update", "multi_sgd_update", "multi_sgd_mom_update", "multi_mp_sgd_update",
-    "multi_mp_sgd_mom_update", "adam_update", "mp_adam_update"};
+    "multi_mp_sgd_mom_update", "adam_update", "mp_adam_update", "rmsprop_update",
+    "rmspropalex_update", "ftrl_update", "signsgd_update", "signum_update", "_adamw_update",
+    "_mp_adamw_update",
+    // (MXNet's lists leave LAMB's phases out; they are updates like the others)
+    "lamb_update_phase1", "lamb_update_phase2", "mp_lamb_update_phase1", "mp_lamb_update_phase2"};
 
 std::map<std::string, Category> Build(DType target) {
   std::map<std::string, Category> m;

@@ -1,4 +1,8 @@
-"""Optimizers that update weights with fused update ops (sgd_update, sgd_mom_update)."""
+"""Optimizers that update weights with fused update ops (sgd_update, sgd_mom_update, ...): SGD,
+NAG and Adam here; RMSProp, AdaGrad, AdaDelta, AdamW, LAMB, LARS, Ftrl, Signum and SignSGD in
+_optimizers_extra.py, imported at the end of this module."""
+import inspect
+
 from . import ndarray as nd
 
 
@@ -11,7 +15,9 @@ class Optimizer:
     def __init__(self, learning_rate=0.01, wd=0.0, rescale_grad=1.0, clip_gradient=None,
                  lr_scheduler=None, param_idx2name=None, multi_precision=False, **kwargs):
         if kwargs:
-            raise TypeError("unknown optimizer arguments: %s" % ", ".join(sorted(kwargs)))
+            raise TypeError("unknown optimizer arguments for %s: %s (it accepts: %s)"
+                            % (type(self).__name__, ", ".join(sorted(kwargs)),
+                               ", ".join(self._accepted_arguments())))
         self.lr = learning_rate
         self.wd = wd
         self.rescale_grad = rescale_grad
@@ -25,6 +31,19 @@ class Optimizer:
                         if not (n.endswith("_weight") or n.endswith("_gamma"))}
         self.num_update = 0
         self._index_update_count = {}
+
+    @classmethod
+    def _accepted_arguments(cls):
+        """The keyword arguments the constructors of cls and of its bases take."""
+        names = []
+        for klass in cls.__mro__:
+            init = klass.__dict__.get("__init__")
+            if init is None:
+                continue
+            for p in inspect.signature(init).parameters.values():
+                if p.kind == p.POSITIONAL_OR_KEYWORD and p.name != "self" and p.name not in names:
+                    names.append(p.name)
+        return sorted(names)
 
     @classmethod
     def register(cls, klass):
@@ -198,6 +217,11 @@ class Adam(Optimizer):
             nd.adam_update(weight, grad, state[0], state[1], out=weight, **kw)
 
     update_multi_precision = update
+
+
+# the other optimizers register themselves on import
+from ._optimizers_extra import (LAMB, LARS, AdaDelta, AdaGrad, AdamW, Ftrl, RMSProp,  # noqa: E402,F401
+                                SignSGD, Signum)
 
 
 def create(name, **kwargs):

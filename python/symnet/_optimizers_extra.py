@@ -1,0 +1,398 @@
+"""The optimizers beyond SGD, NAG and Adam, under MXNet 1.9.1's names, with its constructor
+arguments, defaults and numbers: RMSProp (and centered), AdaGrad, AdaDelta, Ftrl, Signum,
+SignSGD, LAMB, LARS, and AdamW (MXNet 2.0's optimizer over 1.9.1's contrib.adamw_update op).
+
+With multi_precision, a 16-bit weight gets a float32 master copy at the end of its state. LAMB,
+AdamW and LARS use their mp_ update ops; the others update the master copy with the float32
+gradient and round it into the weight, as MXNet's generic multi-precision wrapper does.
+
+Optimizer.register files each class under its lower-case name (create('rmsprop'), ...).
+mx.nd.contrib.adamw_update and mp_adamw_update take a number for rescale_grad, as in MXNet
+(see _contrib_adamw at the end)."""
+import math
+
+from . import ndarray as nd
+from .optimizer import SGD, Optimizer, _is_low_precision
+
+
+def _zeros(weight):
+    return nd.zeros(weight.shape, weight.context, dtype=weight.dtype)
+
+
+class _MasterCopy(Optimizer):
+    """Base of the optimizers whose update op has no mp_ form. Subclasses give _states(weight),
+    the tuple of state arrays for a weight, and _step(index, weight, grad, states); _pack and
+    _unpack convert between that tuple and MXNet's layout of a full-precision weight's state."""
+
+    def _states(self, weight):
+        raise NotImplementedError()
+
+    def _step(self, index, weight, grad, states):
+        raise NotImplementedError()
+
+    def _pack(self, states):
+        return states
+
+    def _unpack(self, state):
+        return state
+
+    def create_state(self, index, weight):
+        if self.multi_precision and _is_low_precision(weight):
+            master = weight.astype("float32")
+            return tuple(self._states(master)) + (master,)
+        return self._pack(tuple(self._states(weight)))
+
+    def _master(self, weight, state):
+        """The float32 master copy in `state`, or None when the weight has none."""
+        if not (_is_low_precision(weight) and isinstance(state, tuple) and state):
+            return None
+        master = state[-1]
+        if master is None or master.dtype != "float32" or master.shape != weight.shape:
+            return None
+        return master
+
+    def update(self, index, weight, grad, state):
+        self._update_count(index)
+        master = self._master(weight, state)
+        if master is not None:
+            self._step(index, master, grad.astype("float32"), state[:-1])
+            nd.Cast(master, dtype=weight.dtype, out=weight)
+        else:
+            self._step(index, weight, grad, self._unpack(state))
+
+    update_multi_precision = update
+
+
+def _clip_kwargs(opt):
+    """clip_gradient as MXNet's fused-op optimizers pass it: only when set and non-zero."""
+    return {"clip_gradient": opt.clip_gradient} if opt.clip_gradient else {}
+
+
+@Optimizer.register
+class RMSProp(_MasterCopy):
+    """RMSProp: Tieleman & Hinton's (rmsprop_update: n = (1-gamma1)*g^2 + gamma1*n;
+    w -= lr*g/sqrt(n + epsilon)) or, with centered=True, Graves' (rmspropalex_update, with the
+    average gradient subtracted and a gamma2 momentum), g = clip(rescale_grad*grad + wd*w).
+    clip_weights clips the new weights to [-clip_weights, clip_weights]."""
+
+    def __init__(self, learning_rate=0.001, gamma1=0.9, gamma2=0.9, epsilon=1e-8,
+                 centered=False, clip_weights=None, **kwargs):
+        super().__init__(learning_rate=learning_rate, **kwargs)
+        self.gamma1, self.gamma2, self.epsilon = gamma1, gamma2, epsilon
+        self.centered, self.clip_weights = centered, clip_weights
+
+    def _states(self, weight):
+        return (_zeros(weight), _zeros(weight), _zeros(weight)) if self.centered else (_zeros(weight),)
+
+    def _step(self, index, weight, grad, states):
+        kw = dict(lr=self._get_lr(index), wd=self._get_wd(index), gamma1=self.gamma1,
+                  epsilon=self.epsilon, rescale_grad=self.rescale_grad, **_clip_kwargs(self))
+        if self.clip_weights:
+            kw["clip_weights"] = self.clip_weights
+        if self.centered:
+            n, g, delta = states
+            nd.rmspropalex_update(weight, grad, n, g, delta, out=weight, gamma2=self.gamma2, **kw)
+        else:
+            (n,) = states
+            nd.rmsprop_update(weight, grad, n, out=weight, **kw)
+
+
+@Optimizer.register
+class AdaGrad(_MasterCopy):
+    """AdaGrad (Duchi et al.): g = clip(rescale_grad*grad); history += g^2;
+    w -= lr*(g/sqrt(history + eps) + wd*w). The state is the history."""
+
+    def __init__(self, eps=1e-7, **kwargs):
+        super().__init__(**kwargs)
+        self.float_stable_eps = eps
+
+    def _states(self, weight):
+        return (_zeros(weight),)
+
+    def _pack(self, states):
+        return states[0]
+
+    def _unpack(self, state):
+        return (state,)
+
+    def _step(self, index, weight, grad, states):
+        (history,) = states
+        lr, wd = self._get_lr(index), self._get_wd(index)
+        # MXNet's sequence of float32 operations, so that the roundings agree
+        grad = grad * self.rescale_grad
+        if self.clip_gradient is not None:
+            grad = nd.clip(grad, -self.clip_gradient, self.clip_gradient)
+        history[:] = history + nd.square(grad)
+        div = grad / nd.sqrt(history + self.float_stable_eps)
+        weight[:] = weight + (div + weight * wd) * -lr
+
+
+@Optimizer.register
+class AdaDelta(_MasterCopy):
+    """AdaDelta (Zeiler): g = clip(rescale_grad*grad); acc_g = rho*acc_g + (1-rho)*g^2;
+    delta = sqrt(acc_delta + epsilon)/sqrt(acc_g + epsilon)*g;
+    acc_delta = rho*acc_delta + (1-rho)*delta^2; w -= delta + wd*w. No learning rate."""
+
+    def __init__(self, rho=0.90, epsilon=1e-5, **kwargs):
+        super().__init__(**kwargs)
+        self.rho, self.epsilon = rho, epsilon
+
+    def _states(self, weight):
+        return (_zeros(weight), _zeros(weight))
+
+    def _step(self, index, weight, grad, states):
+        wd = self._get_wd(index)
+        acc_g, acc_delta = states
+        grad = grad * self.rescale_grad  # MXNet scales the caller's gradient in place; not here
+        if self.clip_gradient is not None:
+            grad = nd.clip(grad, -self.clip_gradient, self.clip_gradient)
+        acc_g[:] = acc_g * self.rho + (1.0 - self.rho) * grad * grad
+        delta = nd.sqrt(acc_delta + self.epsilon) / nd.sqrt(acc_g + self.epsilon) * grad
+        acc_delta[:] = acc_delta * self.rho + (1.0 - self.rho) * delta * delta
+        weight[:] = weight - (delta + wd * weight)
+
+
+@Optimizer.register
+class Ftrl(_MasterCopy):
+    """FTRL-Proximal (McMahan et al.) with L1 strength lamda1 and per-coordinate learning rates
+    lr/(beta + sqrt(n)); wd is the L2 strength (ftrl_update). The state is (z, n)."""
+
+    def __init__(self, lamda1=0.01, learning_rate=0.1, beta=1, **kwargs):
+        super().__init__(learning_rate=learning_rate, **kwargs)
+        self.lamda1, self.beta = lamda1, beta
+
+    def _states(self, weight):
+        return (_zeros(weight), _zeros(weight))
+
+    def _step(self, index, weight, grad, states):
+        z, n = states
+        nd.ftrl_update(weight, grad, z, n, out=weight, lr=self._get_lr(index), wd=self._get_wd(index),
+                       lamda1=self.lamda1, beta=self.beta, rescale_grad=self.rescale_grad,
+                       **_clip_kwargs(self))
+
+
+@Optimizer.register
+class Signum(_MasterCopy):
+    """Signum (Bernstein et al.): mom = momentum*mom - (1-momentum)*(wd*w + g);
+    w = (1 - lr*wd_lh)*w + lr*sign(mom) (signum_update), g = clip(rescale_grad*grad). With
+    momentum 0 it is signSGD: w = (1 - lr*wd)*w - lr*sign(g) (signsgd_update, no state)."""
+
+    def __init__(self, learning_rate=0.01, momentum=0.9, wd_lh=0.0, **kwargs):
+        super().__init__(learning_rate=learning_rate, **kwargs)
+        if wd_lh and momentum <= 0:
+            # MXNet passes wd_lh on to signsgd_update, which rejects it
+            raise ValueError("%s: wd_lh=%g needs momentum > 0 (signSGD has no decoupled weight "
+                             "decay; use wd)" % (type(self).__name__, wd_lh))
+        self.momentum, self.wd_lh = momentum, wd_lh
+
+    def _states(self, weight):
+        return (_zeros(weight),) if self.momentum != 0.0 else ()
+
+    def _pack(self, states):
+        return states[0] if states else None
+
+    def _unpack(self, state):
+        return () if state is None else (state,)
+
+    def _step(self, index, weight, grad, states):
+        kw = dict(lr=self._get_lr(index), wd=self._get_wd(index), rescale_grad=self.rescale_grad,
+                  **_clip_kwargs(self))
+        if states:
+            if self.momentum > 0:
+                kw["momentum"] = self.momentum
+            if self.wd_lh:
+                kw["wd_lh"] = self.wd_lh
+            nd.signum_update(weight, grad, states[0], out=weight, **kw)
+        else:
+            nd.signsgd_update(weight, grad, out=weight, **kw)
+
+
+@Optimizer.register
+class SignSGD(Signum):
+    """signSGD: Signum without momentum (MXNet: Signum(momentum=0)), no state:
+    w = (1 - lr*wd)*w - lr*sign(clip(rescale_grad*grad))."""
+
+    def __init__(self, learning_rate=0.01, **kwargs):
+        super().__init__(learning_rate=learning_rate, momentum=0.0, **kwargs)
+
+
+@Optimizer.register
+class LAMB(Optimizer):
+    """LAMB (You et al.): Adam's direction plus wd*w (lamb_update_phase1), stepped with the
+    layer's trust ratio ||w||/||direction|| (lamb_update_phase2), ||w|| bounded by lower_bound and
+    upper_bound when given. float32 moments and master weight for 16-bit weights with
+    multi_precision (mp_lamb_update_phase1/2)."""
+
+    def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-6,
+                 lower_bound=None, upper_bound=None, bias_correction=True, **kwargs):
+        super().__init__(learning_rate=learning_rate, **kwargs)
+        self.beta1, self.beta2, self.epsilon = beta1, beta2, epsilon
+        self.lower_bound, self.upper_bound = lower_bound, upper_bound
+        self.bias_correction = bias_correction
+
+    def create_state(self, index, weight):
+        if self.multi_precision and _is_low_precision(weight):
+            z = lambda: nd.zeros(weight.shape, weight.context, dtype="float32")  # noqa: E731
+            return (z(), z(), weight.astype("float32"))
+        return (_zeros(weight), _zeros(weight))
+
+    def update(self, index, weight, grad, state):
+        self._update_count(index)
+        lr, wd, t = self._get_lr(index), self._get_wd(index), self._index_update_count[index]
+        kw = dict(beta1=self.beta1, beta2=self.beta2, epsilon=self.epsilon, t=t, wd=wd,
+                  bias_correction=self.bias_correction, rescale_grad=self.rescale_grad,
+                  **_clip_kwargs(self))
+        bounds = {}
+        if self.lower_bound:
+            bounds["lower_bound"] = self.lower_bound
+        if self.upper_bound:
+            bounds["upper_bound"] = self.upper_bound
+        if len(state) == 3:
+            mean, var, master = state
+            g = nd.mp_lamb_update_phase1(weight, grad, mean, var, master, **kw)
+            nd.mp_lamb_update_phase2(weight, g, master.norm(), g.norm(), master, out=weight,
+                                     lr=lr, **bounds)
+        else:
+            mean, var = state
+            g = nd.lamb_update_phase1(weight, grad, mean, var, **kw)
+            nd.lamb_update_phase2(weight, g, weight.norm(), g.norm(), out=weight, lr=lr, **bounds)
+
+    update_multi_precision = update
+
+
+@Optimizer.register
+class AdamW(Optimizer):
+    """AdamW (Loshchilov & Hutter), as MXNet 2.0's optimizer defines it on the op MXNet 1.9.1
+    has (mx.nd.contrib.adamw_update): with g = clip(rescale_grad*grad), Adam's moments, and
+    lr_t = learning_rate*sqrt(1-beta2^t)/(1-beta1^t) (learning_rate alone with
+    correct_bias=False), w -= lr_t*(mean/(sqrt(var) + epsilon) + wd*w). The weight decay is
+    decoupled from the moments. A step whose rescale_grad is 0, inf or NaN changes nothing.
+    float32 moments and master weight for 16-bit weights with multi_precision."""
+
+    def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-6,
+                 correct_bias=True, **kwargs):
+        super().__init__(learning_rate=learning_rate, **kwargs)
+        self.beta1, self.beta2, self.epsilon = beta1, beta2, epsilon
+        self.correct_bias = correct_bias
+        self._rescale_arrays = {}  # context -> (value, (1,) array holding it)
+
+    create_state = LAMB.create_state
+
+    def _rescale_array(self, ctx):
+        """rescale_grad as the (1,) array the op reads (an NDArray rescale_grad is used as is)."""
+        if isinstance(self.rescale_grad, nd.NDArray):
+            return self.rescale_grad.as_in_context(ctx)
+        value, arr = self._rescale_arrays.get(str(ctx), (None, None))
+        if value != self.rescale_grad:
+            value, arr = self.rescale_grad, nd.full((1,), self.rescale_grad, ctx=ctx, dtype="float32")
+            self._rescale_arrays[str(ctx)] = (value, arr)
+        return arr
+
+    def update(self, index, weight, grad, state):
+        self._update_count(index)
+        lr, wd, t = self._get_lr(index), self._get_wd(index), self._index_update_count[index]
+        if self.correct_bias:
+            lr *= math.sqrt(1.0 - self.beta2 ** t) / (1.0 - self.beta1 ** t)
+        kw = dict(lr=1.0, eta=lr, wd=wd, beta1=self.beta1, beta2=self.beta2,
+                  epsilon=self.epsilon, **_clip_kwargs(self))
+        rescale = self._rescale_array(weight.context)
+        if len(state) == 3:
+            nd._mp_adamw_update(weight, grad, state[0], state[1], state[2], rescale, out=weight, **kw)
+        else:
+            nd._adamw_update(weight, grad, state[0], state[1], rescale, out=weight, **kw)
+
+    update_multi_precision = update
+
+
+@Optimizer.register
+class LARS(Optimizer):
+    """LARS (You et al.): SGD (with momentum) whose learning rate is scaled per layer by
+    eta*||w||/(||g|| + wd*||w|| + eps) (||g|| of the rescaled gradient; unscaled when either norm
+    is 0). Parameters named *gamma, *beta or *bias keep the plain rate, and only *_weight
+    parameters are decayed. With momentum_correction the momentum follows lr changes by
+    cur_lr/last_lr. As MXNet's aggregated update, one call's weights share one lr snapshot;
+    update_multi is that call. multi_precision: float32 master weights (mp_sgd_* ops)."""
+
+    def __init__(self, momentum=0.0, lazy_update=True, eta=0.001, eps=0,
+                 momentum_correction=True, **kwargs):
+        super().__init__(**kwargs)
+        self.momentum, self.lazy_update = momentum, lazy_update
+        self.eta, self.eps, self.momentum_correction = eta, eps, momentum_correction
+        self.last_lr = self.cur_lr = None
+        self.wd_mult = {n: 0.0 for n in self.idx2name.values() if not n.endswith("_weight")}
+
+    create_state = SGD.create_state
+
+    def _snapshot_lr(self):
+        """MXNet's LARS._get_lrs bookkeeping: the base rate of this call and of the last one."""
+        lr = self.lr_scheduler(self.num_update) if self.lr_scheduler else self.lr
+        self.last_lr = lr if self.cur_lr is None else self.cur_lr
+        self.cur_lr = lr
+
+    def _trust_ratio(self, index, weight, grad, wd):
+        name = self.idx2name.get(index, str(index))
+        if name.endswith("gamma") or name.endswith("beta") or name.endswith("bias"):
+            return 1.0
+        w_norm = float(nd.norm(weight.astype("float32")).asscalar())
+        g_norm = float(nd.norm(grad.astype("float32")).asscalar()) * self.rescale_grad
+        if w_norm > 0.0 and g_norm > 0.0:
+            return self.eta * w_norm / (g_norm + wd * w_norm + self.eps)
+        return 1.0
+
+    def update_multi(self, indices, weights, grads, states):
+        for i in indices:
+            self._update_count(i)
+        self._snapshot_lr()
+        kw = {"rescale_grad": self.rescale_grad, **_clip_kwargs(self)}
+        if self.momentum > 0:
+            correct = self.momentum_correction and self.last_lr != 0
+            kw["momentum"] = self.momentum * (self.cur_lr / self.last_lr) if correct else self.momentum
+        for i, weight, grad, state in zip(indices, weights, grads, states):
+            wd = self._get_wd(i)
+            lr = self._get_lr(i) * self._trust_ratio(i, weight, grad, wd)
+            if isinstance(state, tuple):  # (momentum or None, float32 master weight)
+                mom, master = state
+                if mom is not None:
+                    nd.mp_sgd_mom_update(weight, grad, mom, master, out=weight, lr=lr, wd=wd, **kw)
+                else:
+                    nd.mp_sgd_update(weight, grad, master, out=weight, lr=lr, wd=wd, **kw)
+            elif state is not None:
+                nd.sgd_mom_update(weight, grad, state, out=weight, lr=lr, wd=wd, **kw)
+            else:
+                nd.sgd_update(weight, grad, out=weight, lr=lr, wd=wd, **kw)
+
+    def update(self, index, weight, grad, state):
+        self.update_multi([index], [weight], [grad], [state])
+
+    update_multi_precision = update
+
+
+_ADAMW_PARAMS = ("lr", "eta", "beta1", "beta2", "epsilon", "wd", "clip_gradient")
+
+
+def _contrib_adamw(op, num_arrays):
+    """MXNet's Python front of the AdamW ops (mx.nd.contrib.adamw_update(weight, grad, mean, var,
+    rescale_grad, lr, eta, ...), mp_: weight32 before rescale_grad): the op reads rescale_grad
+    from a (1,) array; a number given instead is put into one on the weight's context."""
+
+    def update(*args, **kwargs):
+        arrays, rest = list(args[:num_arrays]), args[num_arrays:]
+        if len(rest) > len(_ADAMW_PARAMS):
+            raise TypeError("%s takes at most %d positional arguments" % (op.__name__, num_arrays + len(_ADAMW_PARAMS)))
+        for name, value in zip(_ADAMW_PARAMS, rest):
+            if name in kwargs:
+                raise TypeError("%s got multiple values for argument '%s'" % (op.__name__, name))
+            kwargs[name] = value
+        if len(arrays) < num_arrays and "rescale_grad" in kwargs:
+            arrays.append(kwargs.pop("rescale_grad"))
+        if len(arrays) == num_arrays and not isinstance(arrays[-1], nd.NDArray):
+            arrays[-1] = nd.full((1,), float(arrays[-1]), ctx=arrays[0].context, dtype="float32")
+        return op(*arrays, **kwargs)
+
+    update.__name__ = op.__name__.lstrip("_")
+    update.__doc__ = op.__doc__
+    return update
+
+
+nd.contrib.adamw_update = _contrib_adamw(nd._adamw_update, 5)
+nd.contrib.mp_adamw_update = _contrib_adamw(nd._mp_adamw_update, 6)
