@@ -29,7 +29,9 @@ class LRScheduler:
 
 
 class FactorScheduler(LRScheduler):
-    """lr = base_lr * factor^floor((num_update - warmup) / step), never below stop_factor_lr."""
+    """lr = base_lr * factor^floor((num_update - 1) / step), never below stop_factor_lr: as
+    MXNet's, the rate drops after update step, 2*step, ... (update step+1 is the first at the
+    lower rate), and the warmup does not shift those points."""
 
     def __init__(self, step, factor=1, stop_factor_lr=1e-8, base_lr=0.01, **kw):
         super().__init__(base_lr, **kw)
@@ -38,7 +40,7 @@ class FactorScheduler(LRScheduler):
         self.step, self.factor, self.stop_factor_lr = step, factor, stop_factor_lr
 
     def _lr(self, num_update):
-        n = (num_update - self.warmup_steps) // self.step
+        n = max(num_update - 1, 0) // self.step
         return max(self.stop_factor_lr, self.base_lr * self.factor ** n)
 
 
