@@ -121,6 +121,13 @@ memory Mem(const md& d, dnnl::engine& eng) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc > 1 && (std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h")) {
+    std::printf(
+        "usage: conv_floor [BATCH=32] [DTYPE=float32|bfloat16] [REPS=3] [IMAGE=224]\n"
+        "  times ResNet-50 v1.5's convolutions in oneDNN alone (forward, backward-data,\n"
+        "  backward-weights), cold and warm cache: the floor of a training step\n");
+    return 0;
+  }
   const int64_t n = argc > 1 ? std::atoll(argv[1]) : 32;
   const std::string dtype = argc > 2 ? argv[2] : "float32";
   const int reps = argc > 3 ? std::atoi(argv[3]) : 3;

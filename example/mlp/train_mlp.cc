@@ -68,6 +68,13 @@ double Accuracy(Executor* exe, const Dataset& d, int batch) {
 
 int main(int argc, char** argv) {
   try {
+    if (argc > 1 && (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0)) {
+      std::printf(
+          "usage: train_mlp [DATA_DIR=example/mlp/data]\n"
+          "  trains the digits MLP from DATA_DIR/digits_{train,test}.bin, which\n"
+          "  example/mlp/export_digits.py writes\n");
+      return 0;
+    }
     const std::string dir = argc > 1 ? argv[1] : "example/mlp/data";
     const Dataset train = Load(dir + "/digits_train.bin"), test = Load(dir + "/digits_test.bin");
     const int batch = 40, epochs = 30;
