@@ -4,16 +4,21 @@ formats; the output reads in MXNet and in symnet's ImageRecordIter).
 
   # 1. list: one class per sub-folder (with --recursive), optional train/val split
   python3 tools/im2rec.py --list --recursive --train-ratio 0.8 data/digits images/
-  # 2. pack every data/digits*.lst into .rec + .idx
+  # 2. pack every data/digits*.lst into .rec + .idx (4 worker processes encode)
   python3 tools/im2rec.py --resize 40 --center-crop --quality 95 --num-thread 4 data/digits images/
+
+MXNet's other options: --chunks N (with --list) splits the list into N parts, prefix_0.lst ...
+(each with its own train/val split), which pack into N .rec/.idx sets; --pack-label stores all
+the labels of a .lst line (a multi-label record; without it only the first, as MXNet);
+--pass-through stores each file's bytes as they are (no decoding, resize or re-encoding).
 """
 import argparse
+import multiprocessing
 import os
 import random
 import sys
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -44,33 +49,55 @@ def list_images(root, recursive, exts):
 
 
 def write_list(path, items):
+    """items: (index, relative path, label) per image."""
     with fileio.AtomicTextFile(path) as f:  # replaced whole or not at all
-        for i, (rel, label) in enumerate(items):
-            f.write("%d\t%f\t%s\n" % (i, label, rel))
+        for index, rel, label in items:
+            f.write("%d\t%f\t%s\n" % (index, label, rel))
+
+
+def split_lists(prefix, items, args):
+    """Writes prefix.lst, or prefix_test/_train/_val.lst by --test-ratio / --train-ratio."""
+    n = len(items)
+    n_test = int(n * args.test_ratio)
+    n_train = int(n * args.train_ratio)
+    if args.train_ratio >= 1.0 and args.test_ratio == 0:
+        write_list(prefix + ".lst", items)
+        print("wrote %s.lst (%d images)" % (prefix, n))
+        return
+    if n_test:
+        write_list(prefix + "_test.lst", items[:n_test])
+    write_list(prefix + "_train.lst", items[n_test:n_test + n_train])
+    if n_test + n_train < n:
+        write_list(prefix + "_val.lst", items[n_test + n_train:])
+    print("wrote lists for %d images under %s (%d train, %d test, %d val)" %
+          (n, prefix, n_train, n_test, n - n_test - n_train))
 
 
 def make_lists(args):
     if not os.path.isdir(args.root):
         raise SystemExit("--list: %s is not a folder" % args.root)
-    items = list_images(args.root, args.recursive, set(e.lower() for e in args.exts))
-    if not items:
+    found = list_images(args.root, args.recursive, set(e.lower() for e in args.exts))
+    if not found:
         raise SystemExit("no images with extensions %s under %s" % (args.exts, args.root))
+    # as MXNet's tool: an image's index is its place in the sorted listing, before shuffling
+    items = [(i, rel, label) for i, (rel, label) in enumerate(found)]
     if args.shuffle:
         random.Random(args.seed).shuffle(items)
-    n = len(items)
-    n_test = int(n * args.test_ratio)
-    n_train = int(n * args.train_ratio)
-    if args.train_ratio >= 1.0 and args.test_ratio == 0:
-        write_list(args.prefix + ".lst", items)
-        print("wrote %s.lst (%d images)" % (args.prefix, n))
+    if args.chunks < 1 or args.chunks > len(items):
+        raise SystemExit("--chunks %d: must be between 1 and the number of images (%d)"
+                         % (args.chunks, len(items)))
+    if args.chunks == 1:
+        split_lists(args.prefix, items, args)
         return
-    if n_test:
-        write_list(args.prefix + "_test.lst", items[:n_test])
-    write_list(args.prefix + "_train.lst", items[n_test:n_test + n_train])
-    if n_test + n_train < n:
-        write_list(args.prefix + "_val.lst", items[n_test + n_train:])
-    print("wrote lists for %d images (%d train, %d test, %d val)" %
-          (n, n_train, n_test, n - n_test - n_train))
+    # MXNet's chunking: consecutive parts of ceil(n / chunks) images (the last may be smaller);
+    # where that would leave a part empty, parts as equal as can be
+    n, size = len(items), -(-len(items) // args.chunks)
+    if (args.chunks - 1) * size >= n:
+        bounds = [c * n // args.chunks for c in range(args.chunks + 1)]
+    else:
+        bounds = [min(c * size, n) for c in range(args.chunks + 1)]
+    for c in range(args.chunks):
+        split_lists("%s_%d" % (args.prefix, c), items[bounds[c]:bounds[c + 1]], args)
 
 
 def parse_list(lines, path):
@@ -126,31 +153,67 @@ class Progress:
             self.stream.flush()
 
 
+_WORKER_ARGS = {}
+
+
+def _init_worker(args):
+    _WORKER_ARGS["args"] = args
+
+
+def encode_item(item, args=None):
+    """One .lst entry -> (index, packed record, None), or (index, None, why) when the image
+    cannot be read. Runs in the worker processes."""
+    args = args or _WORKER_ARGS["args"]
+    idx, labels, rel = item
+    path = os.path.join(args.root, rel)
+    # MXNet packs a list of labels only with --pack-label; otherwise the first
+    label = np.array(labels, np.float32) if args.pack_label and len(labels) > 1 else labels[0]
+    header = recordio.IRHeader(0, label, idx, 0)
+    try:
+        if args.pass_through:
+            with open(path, "rb") as f:
+                return idx, recordio.pack(header, f.read()), None
+        img = load_image(path, args)
+    except (OSError, ValueError) as e:  # missing, unreadable or not an image
+        return idx, None, "cannot read image %r (index %d): %s" % (path, idx, e)
+    return idx, recordio.pack_img(header, img, quality=args.quality, img_fmt=args.encoding), None
+
+
+def _pool_context():
+    # fork where there is one: the workers start at once and inherit the imports (im2rec runs
+    # no OpenMP-parallel work before it forks)
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if "fork" in methods else None)
+
+
 def pack_list(lst, args):
     base = os.path.splitext(lst)[0]
     items = list(read_list(lst))
     progress = Progress(len(items))
+    workers = max(1, min(args.num_thread, len(items)))
+    print("packing %d images of %s with %d worker process%s" % (len(items), lst, workers,
+                                                                 "" if workers == 1 else "es"), flush=True)
     rec = recordio.MXIndexedRecordIO(base + ".idx", base + ".rec", "w")
-
-    def encode(item):
-        idx, labels, rel = item
-        try:
-            img = load_image(os.path.join(args.root, rel), args)
-        except (OSError, ValueError) as e:  # missing, unreadable or not an image
-            raise SystemExit("%s: cannot read image %r (index %d): %s; nothing was written"
-                             % (lst, os.path.join(args.root, rel), idx, e))
-        label = labels[0] if len(labels) == 1 else np.array(labels, np.float32)
-        header = recordio.IRHeader(0, label, idx, 0)
-        return idx, recordio.pack_img(header, img, quality=args.quality, img_fmt=args.encoding)
-
+    pool = None
     try:
-        with ThreadPoolExecutor(max_workers=max(1, args.num_thread)) as pool:
-            for idx, packed in pool.map(encode, items):  # map keeps the list order
-                rec.write_idx(idx, packed)
-                progress.step()
+        if workers > 1:
+            pool = _pool_context().Pool(workers, initializer=_init_worker, initargs=(args,))
+            # imap hands the records back in the list's order, whichever worker finishes first
+            results = pool.imap(encode_item, items, chunksize=max(1, min(32, len(items) // (4 * workers))))
+        else:
+            results = (encode_item(item, args) for item in items)
+        for idx, packed, error in results:
+            if error is not None:
+                raise SystemExit("%s: %s; nothing was written" % (lst, error))
+            rec.write_idx(idx, packed)
+            progress.step()
     except BaseException:
         rec.abort()  # an earlier .rec/.idx of this name stays as it was
         raise
+    finally:
+        if pool is not None:
+            pool.terminate()
+            pool.join()
     rec.close()
     print("wrote %s.rec and %s.idx (%d records)" % (base, base, len(items)))
 
@@ -161,6 +224,7 @@ def main():
     p.add_argument("root", help="folder of the images")
     p.add_argument("--list", action="store_true", help="make .lst files instead of packing")
     p.add_argument("--exts", nargs="+", default=[".jpeg", ".jpg", ".png"])
+    p.add_argument("--chunks", type=int, default=1, help="with --list: split the list into this many parts")
     p.add_argument("--train-ratio", type=float, default=1.0)
     p.add_argument("--test-ratio", type=float, default=0.0)
     p.add_argument("--recursive", action="store_true", help="one class per sub-folder")
@@ -169,9 +233,12 @@ def main():
     p.add_argument("--resize", type=int, default=0, help="resize the shorter side to this")
     p.add_argument("--center-crop", action="store_true")
     p.add_argument("--quality", type=int, default=95)
-    p.add_argument("--num-thread", type=int, default=1)
+    p.add_argument("--num-thread", type=int, default=1, help="worker processes that read and encode images")
     p.add_argument("--color", type=int, default=1, choices=[-1, 0, 1])
     p.add_argument("--encoding", default=".jpg", choices=[".jpg", ".png"])
+    p.add_argument("--pack-label", action="store_true", help="store every label of a .lst line (multi-label)")
+    p.add_argument("--pass-through", action="store_true",
+                   help="store the image files' bytes unchanged (no decoding, resizing or encoding)")
     args = p.parse_args()
     if args.list:
         make_lists(args)

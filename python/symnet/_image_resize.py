@@ -67,7 +67,10 @@ def _lanczos4(n_in, n_out):
 
 
 def _nearest(n_in, n_out):
-    s = np.floor(np.arange(n_out, dtype=np.float64) * (n_in / n_out)).astype(np.int64)
+    # OpenCV's (so MXNet's) INTER_NEAREST: the inverted scale, 1 / (dst / src), in double; where
+    # x * src / dst is whole it lands just below and the pixel before is taken (14 -> 18, x = 9:
+    # 6.999..., pixel 6)
+    s = np.floor(np.arange(n_out, dtype=np.float64) * (1.0 / (n_out / n_in))).astype(np.int64)
     return np.minimum(s, n_in - 1)[:, None], np.ones((n_out, 1))
 
 

@@ -225,3 +225,17 @@ def color_normalize(src, mean, std=None):
     if std is not None:
         src /= std
     return src
+
+
+# MXNet's augmenters and ImageIter, in their own modules
+from ._image_aug import (Augmenter, BrightnessJitterAug, CastAug, CenterCropAug,  # noqa: E402
+                         ColorJitterAug, ColorNormalizeAug, ContrastJitterAug, CreateAugmenter,
+                         ForceResizeAug, HorizontalFlipAug, HueJitterAug, LightingAug, RandomCropAug,
+                         RandomGrayAug, RandomOrderAug, RandomSizedCropAug, ResizeAug,
+                         SaturationJitterAug, SequentialAug)
+from ._image_iter import ImageIter  # noqa: E402
+
+__all__ += ["Augmenter", "SequentialAug", "RandomOrderAug", "ResizeAug", "ForceResizeAug", "RandomCropAug",
+            "RandomSizedCropAug", "CenterCropAug", "BrightnessJitterAug", "ContrastJitterAug",
+            "SaturationJitterAug", "HueJitterAug", "ColorJitterAug", "LightingAug", "ColorNormalizeAug",
+            "RandomGrayAug", "HorizontalFlipAug", "CastAug", "CreateAugmenter", "ImageIter"]

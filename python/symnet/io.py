@@ -284,3 +284,9 @@ class SyntheticIter(DataIter):
 
     def getlabel(self):
         return [self._label]
+
+# more iterators (CSVIter, ResizeIter, PrefetchingIter) live in their own module
+from ._io_extra import CSVIter, PrefetchingIter, ResizeIter  # noqa: E402,F401
+
+__all__ = ["DataDesc", "DataBatch", "DataIter", "NDArrayIter", "ImageRecordIter", "SyntheticIter",
+           "CSVIter", "PrefetchingIter", "ResizeIter"]

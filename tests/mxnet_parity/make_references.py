@@ -12,9 +12,12 @@ users have them), and ref.npz with the fixed inputs, the forward outputs in infe
 training mode, the head gradients used, the gradient of every argument (a fixed random sample of
 entries for the largest), and the auxiliary
 states after the training forward. OUT/sgd.npz holds one sgd_mom_update and one
-mp_sgd_mom_update step; OUT/amp_<dtype>/ holds MXNet's AMP conversion of ResNet-50 (the
+mp_sgd_mom_update step; OUT/metrics.json MXNet's metrics on fixed batches; OUT/optimizers.json
+4 steps of each optimizer in OPTIMIZER_CASES; OUT/amp_<dtype>/ holds MXNet's AMP conversion of ResNet-50 (the
 16-bit ops and the converted graph's outputs); OUT/classic/ holds the JSON MXNet writes for the classic symbol
-scripts in classic_symbols.py. OUT/manifest.json lists it all with versions.
+scripts in classic_symbols.py. OUT/image_aug.{json,npz} (with OUT/image_aug/) hold mx.image's augmenters,
+CreateAugmenter and ImageIter on fixed images; OUT/data_iters.json (with OUT/data_iters/) CSVIter, ResizeIter
+and PrefetchingIter batches. OUT/manifest.json lists it all with versions.
 """
 import json
 import os
@@ -676,6 +679,264 @@ def sgd_refs():
              mp_weight16=w16.asnumpy(), mp_weight32=w32.asnumpy(), mp_mom=mom32.asnumpy())
 
 
+def _png_bytes(img):
+    """An RGB uint8 image as PNG bytes (written here: the venv has neither cv2 nor Pillow, and
+    MXNet's imdecode reads PNG; lossless, so both frameworks decode the same pixels)."""
+    import struct
+    import zlib
+    h, w, _ = img.shape
+
+    def chunk(tag, data):
+        return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data) & 0xFFFFFFFF)
+
+    rows = b"".join(b"\x00" + np.ascontiguousarray(img[y]).tobytes() for y in range(h))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)) +
+            chunk(b"IDAT", zlib.compress(rows, 6)) + chunk(b"IEND", b""))
+
+
+def _aug_value(v):
+    """A JSON-stored augmenter argument: {"nd": list} an NDArray, {"np": list} a numpy array,
+    a list a tuple (sizes, ranges)."""
+    if isinstance(v, dict) and "nd" in v:
+        return mx.nd.array(v["nd"])
+    if isinstance(v, dict) and "np" in v:
+        return np.array(v["np"])
+    if isinstance(v, list):
+        return tuple(v)
+    return v
+
+
+def _smooth_image(rng, h, w):
+    yy, xx = np.mgrid[0:h, 0:w]
+    base = np.stack([xx * 255.0 / w, yy * 255.0 / h, (xx + yy) * 127.0 / (w + h) + 60], axis=-1)
+    return np.clip(base + rng.normal(0, 30, (h, w, 3)), 0, 255).astype(np.uint8)
+
+
+_EIG = {"eigval": {"np": [55.46, 4.794, 1.148]},
+        "eigvec": {"np": [[-0.5675, 0.7192, 0.4009], [-0.5808, -0.0045, -0.8140], [-0.5836, -0.6948, 0.4203]]}}
+# (case name, augmenter class, kwargs, float32 input, seed, calls): each call augments a fresh
+# copy of the image after random.seed(seed) and np.random.seed(seed) (once, before the first)
+IMAGE_AUG_CASES = [("force_resize_%d" % i, "ForceResizeAug", {"size": [20, 14], "interp": i}, False, 0, 1)
+                   for i in range(5)] + [
+    ("force_resize_up_bicubic", "ForceResizeAug", {"size": [45, 37], "interp": 2}, False, 0, 1),
+    ("force_resize_auto", "ForceResizeAug", {"size": [45, 17], "interp": 9}, False, 0, 1),
+    ("resize_short", "ResizeAug", {"size": 18, "interp": 1}, False, 0, 1),
+    ("resize_short_random_interp", "ResizeAug", {"size": 18, "interp": 10}, False, 3, 4),
+    ("center_crop", "CenterCropAug", {"size": [16, 12]}, False, 0, 1),
+    ("center_crop_up", "CenterCropAug", {"size": [40, 50], "interp": 0}, False, 0, 1),
+    ("random_crop", "RandomCropAug", {"size": [16, 16]}, False, 1, 4),
+    ("random_crop_up", "RandomCropAug", {"size": [30, 50], "interp": 0}, False, 1, 2),
+    ("random_sized_crop", "RandomSizedCropAug", {"size": [16, 16], "area": 0.3, "ratio": [0.75, 1.333],
+                                                 "interp": 0}, False, 2, 4),
+    ("random_sized_crop_range", "RandomSizedCropAug", {"size": [12, 17], "area": [0.1, 0.5],
+                                                       "ratio": [0.5, 2.0], "interp": 0}, False, 5, 4),
+    ("flip_always", "HorizontalFlipAug", {"p": 1.0}, False, 0, 1),
+    ("flip_half", "HorizontalFlipAug", {"p": 0.5}, False, 4, 6),
+    ("cast", "CastAug", {}, False, 0, 1),
+    ("cast_float64", "CastAug", {"typ": "float64"}, False, 0, 1),
+    ("brightness", "BrightnessJitterAug", {"brightness": 0.4}, True, 6, 3),
+    ("contrast", "ContrastJitterAug", {"contrast": 0.4}, True, 7, 3),
+    ("saturation", "SaturationJitterAug", {"saturation": 0.4}, True, 8, 3),
+    ("hue", "HueJitterAug", {"hue": 0.4}, True, 9, 3),
+    ("color_jitter", "ColorJitterAug", {"brightness": 0.3, "contrast": 0.3, "saturation": 0.3}, True, 10, 4),
+    ("lighting", "LightingAug", dict({"alphastd": 0.5}, **_EIG), True, 11, 3),
+    ("gray_always", "RandomGrayAug", {"p": 1.0}, True, 0, 1),
+    ("gray_half", "RandomGrayAug", {"p": 0.5}, True, 12, 6),
+    ("normalize", "ColorNormalizeAug", {"mean": {"nd": [123.68, 116.28, 103.53]},
+                                        "std": {"nd": [58.395, 57.12, 57.375]}}, True, 0, 1),
+    ("normalize_mean_only", "ColorNormalizeAug", {"mean": {"np": [100.0, 110.0, 120.0]}, "std": None}, True, 0, 1),
+]
+# CreateAugmenter's lists: (name, kwargs, seed, calls); data_shape (3, 16, 16)
+CREATE_AUGMENTER_CASES = [
+    ("default", {}, 0, 1),
+    ("everything", {"resize": 20, "rand_crop": True, "rand_resize": True, "rand_mirror": True, "mean": True,
+                    "std": True, "brightness": 0.2, "contrast": 0.2, "saturation": 0.2, "hue": 0.1,
+                    "pca_noise": 0.1, "rand_gray": 0.3, "inter_method": 0}, 13, 4),
+    ("crop_mirror_jitter", {"rand_crop": True, "rand_mirror": True, "brightness": 0.3, "contrast": 0.3,
+                            "mean": {"np": [120.0, 115.0, 100.0]}, "std": {"np": [60.0, 55.0, 50.0]}}, 14, 4),
+    ("random_interp", {"resize": 24, "rand_crop": True, "inter_method": 10, "rand_gray": 0.5}, 15, 4),
+]
+# ImageIter over the PNG records written here: (name, kwargs, seed, epochs); paths are filled in
+IMAGE_ITER_CASES = [
+    ("center_pad", {"batch_size": 3, "data_shape": [3, 16, 16], "idx": True}, 0, 2),
+    ("sequential_resize", {"batch_size": 4, "data_shape": [3, 14, 14], "resize": 18, "inter_method": 1}, 0, 2),
+    ("discard_part", {"batch_size": 2, "data_shape": [3, 16, 16], "idx": True, "num_parts": 2, "part_index": 1,
+                      "last_batch_handle": "discard"}, 0, 2),
+    ("shuffle_augment_roll_over", {"batch_size": 3, "data_shape": [3, 16, 16], "idx": True, "shuffle": True,
+                                   "rand_crop": True, "rand_mirror": True, "brightness": 0.2, "saturation": 0.2,
+                                   "pca_noise": 0.1, "mean": True, "std": True,
+                                   "last_batch_handle": "roll_over"}, 21, 3),
+    ("image_files_two_labels", {"batch_size": 4, "data_shape": [3, 16, 16], "list": True, "label_width": 2,
+                                "rand_crop": True, "contrast": 0.3}, 22, 2),
+]
+
+
+def image_aug_refs():
+    """MXNet's augmenters (IMAGE_AUG_CASES), CreateAugmenter's lists and ImageIter (on PNG
+    records and files written into OUT/image_aug/) on fixed images, each seeded the way MXNet
+    draws: Python's random (crops, flips, jitter, order, interp=10, shuffle) and numpy's global
+    generator (LightingAug). OUT/image_aug.npz holds the inputs and outputs, OUT/image_aug.json
+    the cases, dumps() strings, pads and shapes."""
+    import random
+    rng = np.random.RandomState(31)
+    folder = os.path.join(OUT, "image_aug")
+    os.makedirs(os.path.join(folder, "files"), exist_ok=True)
+    arrays = {}
+    inputs = [_smooth_image(rng, 30, 38), _smooth_image(rng, 41, 27)]
+    for k, img in enumerate(inputs):
+        arrays["input:%d" % k] = img
+    meta = {"aug_cases": [], "create_cases": [], "iter_cases": []}
+    for name, cls, kw, as_float, seed, calls in IMAGE_AUG_CASES:
+        aug = getattr(mx.image, cls)(**{k: _aug_value(v) for k, v in kw.items()})
+        random.seed(seed)
+        np.random.seed(seed)
+        for c in range(calls):
+            src = inputs[c % 2]
+            x = mx.nd.array(src, dtype="float32" if as_float else "uint8")
+            out = aug(x)
+            arrays["aug:%s:%d" % (name, c)] = out.asnumpy()
+        meta["aug_cases"].append({"name": name, "class": cls, "kwargs": kw, "float": as_float, "seed": seed,
+                                  "calls": calls, "dumps": aug.dumps()})
+    for name, kw, seed, calls in CREATE_AUGMENTER_CASES:
+        augs = mx.image.CreateAugmenter((3, 16, 16), **{k: _aug_value(v) for k, v in kw.items()})
+        random.seed(seed)
+        np.random.seed(seed)
+        for c in range(calls):
+            x = mx.nd.array(inputs[c % 2], dtype="uint8")
+            for a in augs:
+                x = a(x)
+            arrays["create:%s:%d" % (name, c)] = x.asnumpy()
+        meta["create_cases"].append({"name": name, "kwargs": kw, "seed": seed, "calls": calls,
+                                     "dumps": [a.dumps() for a in augs]})
+    # 11 PNG images: records (labels: one value, and two in the list file) and files
+    rec = mx.recordio.MXIndexedRecordIO(os.path.join(folder, "images.idx"), os.path.join(folder, "images.rec"), "w")
+    lst = []
+    for i in range(11):
+        img = _smooth_image(rng, 18 + (i * 5) % 13, 17 + (i * 7) % 11)
+        png = _png_bytes(img)
+        rec.write_idx(i, mx.recordio.pack(mx.recordio.IRHeader(0, float(i % 4), i, 0), png))
+        with open(os.path.join(folder, "files", "img%d.png" % i), "wb") as f:
+            f.write(png)
+        lst.append("%d\t%f\t%f\tfiles/img%d.png\n" % (i, i % 4, 0.5 * i, i))
+    rec.close()
+    with open(os.path.join(folder, "images.lst"), "w") as f:
+        f.writelines(lst)
+    for name, kw, seed, epochs in IMAGE_ITER_CASES:
+        args = {k: _aug_value(v) for k, v in kw.items() if k not in ("idx", "list")}
+        if kw.get("list"):
+            args.update(path_imglist=os.path.join(folder, "images.lst"), path_root=folder)
+        else:
+            args["path_imgrec"] = os.path.join(folder, "images.rec")
+            if kw.get("idx"):
+                args["path_imgidx"] = os.path.join(folder, "images.idx")
+        random.seed(seed)
+        np.random.seed(seed)
+        it = mx.image.ImageIter(**args)
+        pads = []
+        for e in range(epochs):
+            pads.append([])
+            for b, batch in enumerate(it):
+                arrays["iter:%s:%d:%d:data" % (name, e, b)] = batch.data[0].asnumpy()
+                arrays["iter:%s:%d:%d:label" % (name, e, b)] = batch.label[0].asnumpy()
+                pads[-1].append(batch.pad)
+            it.reset()
+        meta["iter_cases"].append({"name": name, "kwargs": kw, "seed": seed, "epochs": epochs, "pads": pads})
+    np.savez(os.path.join(OUT, "image_aug.npz"), **arrays)
+    with open(os.path.join(OUT, "image_aug.json"), "w") as f:
+        json.dump(meta, f)
+
+
+def _batch_record(batch):
+    rec = {"data": [d.asnumpy().tolist() for d in batch.data], "pad": int(batch.pad or 0),
+           "label": [l.asnumpy().tolist() for l in batch.label] if batch.label else []}
+    if batch.index is not None:
+        rec["index"] = [int(v) for v in batch.index]
+    return rec
+
+
+def data_iter_refs():
+    """CSVIter (round_batch both ways, dtypes, label shapes, a folder of files, a batch larger
+    than the file), ResizeIter and PrefetchingIter over them: every batch of several epochs
+    (reset after each), with pads and indices, in OUT/data_iters.json; the CSV files are in
+    OUT/data_iters/."""
+    folder = os.path.join(OUT, "data_iters")
+    os.makedirs(os.path.join(folder, "parts"), exist_ok=True)
+    rng = np.random.RandomState(5)
+    data = np.round(rng.uniform(-50, 50, (7, 6)), 2)
+    files = {"data.csv": data, "label1.csv": np.arange(7)[:, None] + 100.0,
+             "label2.csv": np.arange(14).reshape(7, 2) * 3.0, "other.csv": np.round(rng.uniform(0, 9, (7, 4)), 1)}
+    for fname, arr in files.items():
+        np.savetxt(os.path.join(folder, fname), arr, delimiter=",", fmt="%g")
+    np.savetxt(os.path.join(folder, "parts", "a.csv"), data[:3], delimiter=",", fmt="%g")
+    np.savetxt(os.path.join(folder, "parts", "b.csv"), data[3:], delimiter=",", fmt="%g")
+    # values MXNet's own number reader rounds its way (not always to the nearest float32)
+    with open(os.path.join(folder, "tricky.csv"), "w") as f:
+        f.write("1.84,1e-3,2.5E2,+3,-0.1,123456.789\n0.30000001192092896, 12 ,.5,5.,1.000000000000000000001,-1.5e+3\n"
+                "9.87654321e-5,16777217,7e-45,0.7,3.3e7,-0\n")
+    with open(os.path.join(folder, "ints.csv"), "w") as f:
+        f.write("1.7,5e1,-2.9\n+3,007,-12\n")
+
+    def csv(**kw):
+        kw = dict(kw)
+        for key in ("data_csv", "label_csv"):
+            if key in kw:
+                kw[key] = os.path.join(folder, kw[key])
+        return mx.io.CSVIter(**kw)
+
+    csv_cases = [
+        ("round_batch", {"data_csv": "data.csv", "data_shape": [2, 3], "label_csv": "label1.csv", "batch_size": 3}),
+        ("no_round_batch", {"data_csv": "data.csv", "data_shape": [6], "label_csv": "label1.csv", "batch_size": 3,
+                            "round_batch": False}),
+        ("int32_label_shape", {"data_csv": "data.csv", "data_shape": [3, 2], "label_csv": "label2.csv",
+                               "label_shape": [2], "batch_size": 2, "dtype": "int32"}),
+        ("int64_no_label", {"data_csv": "data.csv", "data_shape": [6], "batch_size": 4, "dtype": "int64"}),
+        ("batch_over_rows", {"data_csv": "data.csv", "data_shape": [6], "batch_size": 8}),
+        ("folder", {"data_csv": "parts", "data_shape": [6], "batch_size": 4, "round_batch": False}),
+        ("exact", {"data_csv": "data.csv", "data_shape": [6], "batch_size": 7}),
+        ("tricky_numbers", {"data_csv": "tricky.csv", "data_shape": [6], "batch_size": 3}),
+        ("integer_truncation", {"data_csv": "ints.csv", "data_shape": [3], "batch_size": 2, "dtype": "int32"}),
+    ]
+    results = {"csv": [], "resize": [], "prefetch": []}
+
+    def epochs(it, n):
+        out = []
+        for _ in range(n):
+            out.append([_batch_record(b) for b in it])
+            it.reset()
+        return out
+
+    for name, kw in csv_cases:
+        it = csv(**kw)
+        results["csv"].append({"name": name, "kwargs": kw, "provide_data": [[d.name, list(d.shape)] for d in
+                                                                             it.provide_data],
+                               "provide_label": [[d.name, list(d.shape)] for d in it.provide_label],
+                               "epochs": epochs(it, 4)})
+    resize_cases = [("longer", {"data_csv": "data.csv", "data_shape": [6], "batch_size": 3}, 5, True),
+                    ("shorter_no_reset", {"data_csv": "data.csv", "data_shape": [6], "batch_size": 2,
+                                          "round_batch": False}, 2, False),
+                    ("longer_no_reset", {"data_csv": "data.csv", "data_shape": [6], "batch_size": 3}, 4, False)]
+    for name, kw, size, reset_internal in resize_cases:
+        it = mx.io.ResizeIter(csv(**kw), size, reset_internal=reset_internal)
+        results["resize"].append({"name": name, "kwargs": kw, "size": size, "reset_internal": reset_internal,
+                                  "epochs": epochs(it, 3)})
+    a = {"data_csv": "data.csv", "data_shape": [6], "label_csv": "label1.csv", "batch_size": 3}
+    b = {"data_csv": "other.csv", "data_shape": [4], "label_csv": "label2.csv", "label_shape": [2],
+         "batch_size": 3}
+    it = mx.io.PrefetchingIter([csv(**a), csv(**b)], rename_data=[{"data": "data_a"}, {"data": "data_b"}],
+                               rename_label=[{"softmax_label": "label_a"}, {"softmax_label": "label_b"}])
+    results["prefetch"].append({"name": "two_renamed", "iters": [a, b],
+                                "provide_data": [[d.name, list(d.shape)] for d in it.provide_data],
+                                "provide_label": [[d.name, list(d.shape)] for d in it.provide_label],
+                                "epochs": epochs(it, 3)})
+    it = mx.io.PrefetchingIter(csv(**a))
+    results["prefetch"].append({"name": "one", "iters": [a],
+                                "provide_data": [[d.name, list(d.shape)] for d in it.provide_data],
+                                "provide_label": [[d.name, list(d.shape)] for d in it.provide_label],
+                                "epochs": epochs(it, 2)})
+    with open(os.path.join(OUT, "data_iters.json"), "w") as f:
+        json.dump(results, f)
+
+
 METRIC_CASES = [("mae", {}, "regression2d"), ("mse", {}, "regression2d"), ("rmse", {}, "regression"),
                 ("f1", {}, "binary"), ("f1", {"average": "micro"}, "binary"), ("mcc", {}, "binary"),
                 ("mcc", {"average": "micro"}, "binary"), ("pearsonr", {}, "regression"),
@@ -719,6 +980,121 @@ def metric_refs():
     with open(os.path.join(OUT, "metrics.json"), "w") as f:
         json.dump({"batches": {k: [[l.tolist(), p.tolist()] for l, p in v] for k, v in batches.items()},
                    "results": results}, f)
+
+
+# (name symnet registers it under, kwargs, weight dtype[, MXNet's name, kwargs only MXNet gets]).
+# Every case has a weight decay, a rescale and most a clip; the names fc_weight and fc_bias
+# decide what is decayed (and what LARS scales). "lr_scheduler" is [class name, its kwargs].
+OPTIMIZER_CASES = [
+    ("rmsprop", {"learning_rate": 0.01, "gamma1": 0.8, "epsilon": 1e-4, "wd": 0.01, "rescale_grad": 0.5,
+                 "clip_gradient": 2.0}, "float32"),
+    ("rmsprop", {"learning_rate": 0.01, "gamma1": 0.85, "gamma2": 0.7, "centered": True, "clip_weights": 0.9,
+                 "wd": 0.02, "rescale_grad": 0.5, "clip_gradient": 1.5}, "float32"),
+    ("rmsprop", {"learning_rate": 0.01, "centered": True, "wd": 0.01, "rescale_grad": 0.5,
+                 "multi_precision": True}, "float16"),
+    ("adagrad", {"learning_rate": 0.1, "eps": 1e-5, "wd": 0.01, "rescale_grad": 0.5, "clip_gradient": 1.5},
+     "float32"),
+    ("adagrad", {"learning_rate": 0.1, "wd": 0.01, "rescale_grad": 0.5, "multi_precision": True}, "float16"),
+    ("adadelta", {"rho": 0.8, "epsilon": 1e-4, "wd": 0.01, "rescale_grad": 0.5, "clip_gradient": 1.0},
+     "float32"),
+    ("ftrl", {"learning_rate": 0.2, "lamda1": 0.02, "beta": 0.5, "wd": 0.01, "rescale_grad": 0.5,
+              "clip_gradient": 2.0}, "float32"),
+    ("signum", {"learning_rate": 0.01, "momentum": 0.8, "wd": 0.01, "wd_lh": 0.05, "rescale_grad": 0.5,
+                "clip_gradient": 1.0}, "float32"),
+    ("signum", {"learning_rate": 0.01, "wd": 0.01, "rescale_grad": 0.5, "multi_precision": True}, "float16"),
+    ("signsgd", {"learning_rate": 0.01, "wd": 0.02, "rescale_grad": 0.5, "clip_gradient": 0.5}, "float32",
+     "signum", {"momentum": 0.0}),
+    ("lamb", {"learning_rate": 0.01, "beta1": 0.8, "beta2": 0.95, "epsilon": 1e-4, "wd": 0.01,
+              "rescale_grad": 0.5, "clip_gradient": 1.5}, "float32"),
+    ("lamb", {"learning_rate": 0.01, "upper_bound": 1.0, "bias_correction": False, "wd": 0.02,
+              "rescale_grad": 0.5}, "float32"),
+    ("lamb", {"learning_rate": 0.01, "lower_bound": 10.0, "wd": 0.02, "rescale_grad": 0.5}, "float32"),
+    ("lamb", {"learning_rate": 0.01, "wd": 0.01, "rescale_grad": 0.5, "multi_precision": True}, "float16"),
+    ("lars", {"learning_rate": 0.1, "momentum": 0.9, "eta": 0.01, "eps": 1e-3, "wd": 0.01, "rescale_grad": 0.5,
+              "clip_gradient": 2.0}, "float32"),
+    ("lars", {"learning_rate": 0.1, "eta": 0.02, "wd": 0.005, "rescale_grad": 0.5}, "float32"),
+    ("lars", {"learning_rate": 0.1, "momentum": 0.9, "wd": 0.01, "rescale_grad": 0.5,
+              "lr_scheduler": ["MultiFactorScheduler", {"step": [2], "factor": 0.5, "base_lr": 0.1}]}, "float32"),
+    ("lars", {"learning_rate": 0.1, "momentum": 0.9, "wd": 0.01, "rescale_grad": 0.5, "multi_precision": True},
+     "float16"),
+    ("adamw", {"learning_rate": 0.01, "beta1": 0.8, "beta2": 0.95, "epsilon": 1e-5, "wd": 0.05,
+               "rescale_grad": 0.5, "clip_gradient": 1.0}, "float32"),
+    ("adamw", {"learning_rate": 0.01, "correct_bias": False, "wd": 0.05, "rescale_grad": 0.5}, "float32"),
+    ("adamw", {"learning_rate": 0.01, "wd": 0.05, "rescale_grad": 0.5, "multi_precision": True}, "float16"),
+]
+
+
+class AdamW20(mx.optimizer.Optimizer):
+    """AdamW as MXNet 2.0 defines it (python/mxnet/optimizer/adamW.py, its fused step), on the
+    contrib.adamw_update op MXNet 1.9.1 has; 1.9.1 registers no AdamW optimizer. w -= lr_t*(m/(sqrt(v)
+    + epsilon) + wd*w), lr_t = lr*sqrt(1-beta2^t)/(1-beta1^t) with correct_bias."""
+
+    def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-6, correct_bias=True, **kwargs):
+        super().__init__(learning_rate=learning_rate, **kwargs)
+        self.beta1, self.beta2, self.epsilon, self.correct_bias = beta1, beta2, epsilon, correct_bias
+
+    def create_state(self, index, weight):
+        return (mx.nd.zeros(weight.shape, weight.context, dtype=weight.dtype),
+                mx.nd.zeros(weight.shape, weight.context, dtype=weight.dtype))
+
+    def _step(self, index, weight, grad, state, master=None):
+        self._update_count(index)
+        lr, wd, t = self._get_lr(index), self._get_wd(index), self._index_update_count[index]
+        if self.correct_bias:
+            lr *= (1.0 - self.beta2 ** t) ** 0.5 / (1.0 - self.beta1 ** t)
+        kw = dict(lr=1, wd=wd, eta=lr, beta1=self.beta1, beta2=self.beta2, epsilon=self.epsilon,
+                  rescale_grad=self.rescale_grad)
+        if self.clip_gradient:
+            kw["clip_gradient"] = self.clip_gradient
+        if master is None:
+            mx.nd.contrib.adamw_update(weight, grad, state[0], state[1], out=weight, **kw)
+        else:
+            mx.nd.contrib.mp_adamw_update(weight, grad, state[0], state[1], master, out=weight, **kw)
+
+    def update(self, index, weight, grad, state):
+        self._step(index, weight, grad, state)
+
+    def update_multi_precision(self, index, weight, grad, state):
+        if self.multi_precision and weight.dtype == np.float16:  # state: (weight32, (mean, var))
+            self._step(index, weight, grad, state[1], master=state[0])
+        else:
+            self._step(index, weight, grad, state)
+
+
+def optimizer_refs():
+    """MXNet's optimizers (OPTIMIZER_CASES) through mx.optimizer.get_updater, as Module and the
+    gluon Trainer drive them (both parameters in one call, so LARS and LAMB take their aggregated
+    paths): 4 steps on two fixed parameters, fc_weight (4, 5) and fc_bias (5,), with fixed
+    gradients; the weights after every step. Each step gets fresh gradient arrays (AdaDelta and
+    adamw_update scale the caller's gradient in place)."""
+    rng = np.random.RandomState(11)
+    names = ["fc_weight", "fc_bias"]
+    weights = [rng.normal(size=(4, 5)).astype(np.float32), rng.normal(size=(5,)).astype(np.float32)]
+    grads = [[(3.0 * rng.normal(size=w.shape)).astype(np.float32) for w in weights] for _ in range(4)]
+    results = []
+    for case in OPTIMIZER_CASES:
+        name, kw, dtype = case[:3]
+        mx_name, mx_extra = (case[3], case[4]) if len(case) > 3 else (name, {})
+        mx_kw = dict(kw, **mx_extra)
+        if "lr_scheduler" in mx_kw:
+            cls, sched_kw = mx_kw["lr_scheduler"]
+            mx_kw["lr_scheduler"] = getattr(mx.lr_scheduler, cls)(**sched_kw)
+        idx2name = dict(enumerate(names))
+        if mx_name == "adamw":
+            opt = AdamW20(param_idx2name=idx2name, **mx_kw)
+        else:
+            opt = mx.optimizer.create(mx_name, param_idx2name=idx2name, **mx_kw)
+        updater = mx.optimizer.get_updater(opt)
+        ws = [mx.nd.array(w, dtype=dtype) for w in weights]
+        steps = []
+        for step_grads in grads:
+            updater([0, 1], [mx.nd.array(g, dtype=dtype) for g in step_grads], ws)
+            steps.append([w.asnumpy().astype(np.float32).tolist() for w in ws])
+        results.append({"name": name, "kwargs": kw, "dtype": dtype, "mxnet": [mx_name, mx_extra],
+                        "steps": steps})
+    with open(os.path.join(OUT, "optimizers.json"), "w") as f:
+        json.dump({"names": names, "weights": [w.tolist() for w in weights],
+                   "grads": [[g.tolist() for g in step] for step in grads], "results": results}, f)
 
 
 def amp_refs(model_dir, target):
@@ -800,6 +1176,9 @@ def main():
             build(mx).save(os.path.join(OUT, "classic", name + "-symbol.json"))
     sgd_refs()
     metric_refs()
+    image_aug_refs()
+    data_iter_refs()
+    optimizer_refs()
     manifest["amp"] = {}
     for target in ("float16", "bfloat16"):
         manifest["amp"][target] = amp_refs(os.path.join(OUT, "resnet50_v1"), target)
