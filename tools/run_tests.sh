@@ -72,6 +72,9 @@ tools/wheel_check.sh build/wheel
 echo "== the C++ package: cmake --install, then find_package(symnet) from example/cpp_consumer"
 tools/cpp_package_check.sh build/pip
 
+echo "== the docs site (MkDocs; a broken link or any other warning fails)"
+tools/build_docs.sh
+
 # ASan + UBSan build of the C++ tests and a fuzz smoke run of every reader (docs/fuzzing.md)
 if [ "${SYMNET_SANITIZER_STEP:-1}" = 1 ]; then
   tools/run_sanitized.sh

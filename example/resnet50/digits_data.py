@@ -71,7 +71,10 @@ def build(out_dir, size=32, val_fraction=0.2, seed=0, quiet=False):
 
 
 if __name__ == "__main__":
-    import sys
-    if len(sys.argv) < 2:
-        sys.exit("usage: digits_data.py OUT_DIR [IMAGE_SIZE]")
-    build(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 32)
+    import argparse
+    p = argparse.ArgumentParser(description="Writes the digits .rec/.idx files (train and val) "
+                                "and their JSON description into OUT_DIR.")
+    p.add_argument("out_dir")
+    p.add_argument("image_size", nargs="?", type=int, default=32)
+    args = p.parse_args()
+    build(args.out_dir, args.image_size)

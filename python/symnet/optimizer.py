@@ -246,3 +246,6 @@ class Updater:
 
 def get_updater(optimizer):
     return Updater(optimizer)
+
+__all__ = ["Optimizer", "SGD", "NAG", "Adam", "AdamW", "RMSProp", "AdaGrad", "AdaDelta", "LAMB",
+           "LARS", "Ftrl", "Signum", "SignSGD", "create", "Updater", "get_updater"]
