@@ -13,23 +13,27 @@
 namespace symnet {
 namespace ops {
 
+/*! \brief The fields rmsprop_update and rmspropalex_update share, after their decay rates. */
+#define SYMNET_RMSPROP_COMMON_FIELDS                                                             \
+  DMLC_DECLARE_FIELD(epsilon).set_default(1e-8f).describe(                                       \
+      "Added under the square root, keeps the division finite.");                                \
+  DMLC_DECLARE_FIELD(wd).set_default(0.0f).describe(                                             \
+      "Weight decay, added to the rescaled gradient before clipping.");                          \
+  DMLC_DECLARE_FIELD(rescale_grad).set_default(1.0f).describe("Multiplies the gradient first."); \
+  DMLC_DECLARE_FIELD(clip_gradient)                                                              \
+      .set_default(-1.0f)                                                                        \
+      .describe("Clips the gradient (wd term included); negative means no clipping.");           \
+  DMLC_DECLARE_FIELD(clip_weights)                                                               \
+      .set_default(-1.0f)                                                                        \
+      .describe("Clips the new weight to [-clip_weights, clip_weights]; negative: no clipping.");
+
 struct RMSPropParam : public dmlc::Parameter<RMSPropParam> {
   float lr, gamma1, epsilon, wd, rescale_grad, clip_gradient, clip_weights;
   DMLC_DECLARE_PARAMETER(RMSPropParam) {
     DMLC_DECLARE_FIELD(lr).describe("Learning rate.");
     DMLC_DECLARE_FIELD(gamma1).set_default(0.95f).describe(
         "Decay of the running average of the squared gradient.");
-    DMLC_DECLARE_FIELD(epsilon).set_default(1e-8f).describe(
-        "Added under the square root, keeps the division finite.");
-    DMLC_DECLARE_FIELD(wd).set_default(0.0f).describe(
-        "Weight decay, added to the rescaled gradient before clipping.");
-    DMLC_DECLARE_FIELD(rescale_grad).set_default(1.0f).describe("Multiplies the gradient first.");
-    DMLC_DECLARE_FIELD(clip_gradient)
-        .set_default(-1.0f)
-        .describe("Clips the gradient (wd term included); negative means no clipping.");
-    DMLC_DECLARE_FIELD(clip_weights)
-        .set_default(-1.0f)
-        .describe("Clips the new weight to [-clip_weights, clip_weights]; negative: no clipping.");
+    SYMNET_RMSPROP_COMMON_FIELDS
   }
 };
 
@@ -40,17 +44,7 @@ struct RMSPropAlexParam : public dmlc::Parameter<RMSPropAlexParam> {
     DMLC_DECLARE_FIELD(gamma1).set_default(0.95f).describe(
         "Decay of the running averages of the gradient and of its square.");
     DMLC_DECLARE_FIELD(gamma2).set_default(0.9f).describe("Momentum of the step.");
-    DMLC_DECLARE_FIELD(epsilon).set_default(1e-8f).describe(
-        "Added under the square root, keeps the division finite.");
-    DMLC_DECLARE_FIELD(wd).set_default(0.0f).describe(
-        "Weight decay, added to the rescaled gradient before clipping.");
-    DMLC_DECLARE_FIELD(rescale_grad).set_default(1.0f).describe("Multiplies the gradient first.");
-    DMLC_DECLARE_FIELD(clip_gradient)
-        .set_default(-1.0f)
-        .describe("Clips the gradient (wd term included); negative means no clipping.");
-    DMLC_DECLARE_FIELD(clip_weights)
-        .set_default(-1.0f)
-        .describe("Clips the new weight to [-clip_weights, clip_weights]; negative: no clipping.");
+    SYMNET_RMSPROP_COMMON_FIELDS
   }
 };
 

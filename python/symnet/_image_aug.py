@@ -153,7 +153,7 @@ def _numpy_ready(aug):
     """Whether aug (and every augmenter it holds) is a built-in one whose __call__ takes numpy
     images; ImageIter then runs the list on numpy arrays without NDArray round trips."""
     cls = type(aug)
-    if isinstance(aug, (SequentialAug, RandomOrderAug)):
+    if isinstance(aug, SequentialAug):  # RandomOrderAug too
         return cls.__call__ in (SequentialAug.__call__, RandomOrderAug.__call__) and \
             all(_numpy_ready(t) for t in aug.ts)
     return isinstance(aug, Augmenter) and cls.__call__ is Augmenter.__call__ and \
@@ -177,22 +177,12 @@ class SequentialAug(Augmenter):
         return src
 
 
-class RandomOrderAug(Augmenter):
+class RandomOrderAug(SequentialAug):
     """Applies the augmenters ts in a random order (random.shuffle of ts, in place, per call)."""
-
-    def __init__(self, ts):
-        super().__init__()
-        self.ts = ts
-
-    def dumps(self):
-        """[name, [each augmenter's dumps()]] (a list, not a string, as MXNet returns)."""
-        return [self.__class__.__name__.lower(), [t.dumps() for t in self.ts]]
 
     def __call__(self, src):
         random.shuffle(self.ts)
-        for t in self.ts:
-            src = t(src)
-        return src
+        return super().__call__(src)
 
 
 class ResizeAug(Augmenter):

@@ -276,7 +276,31 @@ def _next_of(it):
     return step() if callable(step) else next(it)
 
 
-class ResizeIter(DataIter):
+class _WrappingIter(DataIter):
+    """An iterator that hands out whole batches of other iterators: iter_next() sets
+    current_batch, and the accessors read it."""
+
+    def __next__(self):
+        if self.iter_next():
+            return self.current_batch
+        raise StopIteration
+
+    next = __next__
+
+    def getdata(self):
+        return self.current_batch.data
+
+    def getlabel(self):
+        return self.current_batch.label
+
+    def getindex(self):
+        return self.current_batch.index
+
+    def getpad(self):
+        return self.current_batch.pad
+
+
+class ResizeIter(_WrappingIter):
     """Makes an epoch of data_iter exactly `size` batches: a shorter one is reset and read on
     (wrapping around), a longer one is cut off. reset() resets data_iter too unless
     reset_internal=False (then the next epoch goes on where this one stopped)."""
@@ -312,25 +336,6 @@ class ResizeIter(DataIter):
                                  "after reset()") from None
         self.cur += 1
         return True
-
-    def __next__(self):
-        if self.iter_next():
-            return self.current_batch
-        raise StopIteration
-
-    next = __next__
-
-    def getdata(self):
-        return self.current_batch.data
-
-    def getlabel(self):
-        return self.current_batch.label
-
-    def getindex(self):
-        return self.current_batch.index
-
-    def getpad(self):
-        return self.current_batch.pad
 
 
 _STOP = object()
@@ -369,7 +374,7 @@ def _renamed(descs, mapping):
     return out
 
 
-class PrefetchingIter(DataIter):
+class PrefetchingIter(_WrappingIter):
     """Reads the next batch of one or several iterators in background threads (one per
     iterator) while the current one is used. With several, a batch holds their data (and
     labels) side by side, in the order of `iters`; they must give the same number of batches
@@ -467,25 +472,6 @@ class PrefetchingIter(DataIter):
                                        provide_label=self.provide_label)
         self._ask()  # read the next batch while this one is used
         return True
-
-    def __next__(self):
-        if self.iter_next():
-            return self.current_batch
-        raise StopIteration
-
-    next = __next__
-
-    def getdata(self):
-        return self.current_batch.data
-
-    def getlabel(self):
-        return self.current_batch.label
-
-    def getindex(self):
-        return self.current_batch.index
-
-    def getpad(self):
-        return self.current_batch.pad
 
     def close(self):
         """Ends the reading threads (after the batch they are reading)."""

@@ -28,6 +28,20 @@ def manifest():
         return json.load(f)
 
 
+def ref_file(name):
+    """The path of one file of the MXNet references; skips (fails in CI) when the references or
+    this file are missing (references made before the function that writes it existed)."""
+    manifest()
+    path = os.path.join(REFS, name)
+    if not os.path.exists(path):
+        why = ("%s is not among the MXNet references in %s: rerun tests/mxnet_parity/make_references.py"
+               % (name, REFS))
+        if os.environ.get("SYMNET_REQUIRE_MXNET_REFS") == "1":
+            pytest.fail(why)
+        pytest.skip(why)
+    return path
+
+
 def close(actual, expected, rtol, what, atol_frac=1e-4):
     """rtol, plus an absolute floor relative to the array's largest value (elements near zero
     in a large-valued array carry that array's rounding)."""

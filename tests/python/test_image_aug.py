@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import symnet as mx
-from parity_checks import REFS, manifest
+from parity_checks import REFS, ref_file
 from record_files import random_images_rec
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -25,19 +25,6 @@ EXAMPLE = os.path.join(HERE, "..", "..", "example")
 # cases whose resizes use bicubic or Lanczos (or may, with interp=10): a uint8 pixel may be 1 off
 RESAMPLED = {"force_resize_2", "force_resize_4", "force_resize_up_bicubic", "resize_short_random_interp",
              "create:random_interp"}
-
-
-def _ref(name):
-    """A file of the MXNet references; skips (fails in CI) when it is missing."""
-    manifest()
-    path = os.path.join(REFS, name)
-    if not os.path.exists(path):
-        why = ("%s is not among the MXNet references in %s (made before image_aug_refs existed): rerun "
-               "tests/mxnet_parity/make_references.py" % (name, REFS))
-        if os.environ.get("SYMNET_REQUIRE_MXNET_REFS") == "1":
-            pytest.fail(why)
-        pytest.skip(why)
-    return path
 
 
 def _value(v):
@@ -67,9 +54,9 @@ def _same(ours, theirs, what, resampled=False):
 
 @pytest.fixture(scope="module")
 def refs():
-    with open(_ref("image_aug.json")) as f:
+    with open(ref_file("image_aug.json")) as f:
         meta = json.load(f)
-    arrays = np.load(_ref("image_aug.npz"))
+    arrays = np.load(ref_file("image_aug.npz"))
     return meta, arrays
 
 

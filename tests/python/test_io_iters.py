@@ -13,23 +13,10 @@ import numpy as np
 import pytest
 
 import symnet as mx
-from parity_checks import REFS, manifest
+from parity_checks import REFS, ref_file
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 IM2REC = os.path.join(ROOT, "tools", "im2rec.py")
-
-
-def _ref_path(name):
-    """A file of the MXNet references; skips (fails in CI) when it is missing."""
-    manifest()
-    path = os.path.join(REFS, name)
-    if not os.path.exists(path):
-        why = ("%s is not among the MXNet references in %s (made before data_iter_refs existed): rerun "
-               "tests/mxnet_parity/make_references.py" % (name, REFS))
-        if os.environ.get("SYMNET_REQUIRE_MXNET_REFS") == "1":
-            pytest.fail(why)
-        pytest.skip(why)
-    return path
 
 
 def _csv_from_ref(kw):
@@ -56,7 +43,7 @@ def _check_epochs(it, expected, what):
 
 
 def test_csv_iter_matches_mxnet():
-    with open(_ref_path("data_iters.json")) as f:
+    with open(ref_file("data_iters.json")) as f:
         refs = json.load(f)
     assert len(refs["csv"]) == 9
     for case in refs["csv"]:
@@ -67,7 +54,7 @@ def test_csv_iter_matches_mxnet():
 
 
 def test_resize_and_prefetching_iters_match_mxnet():
-    with open(_ref_path("data_iters.json")) as f:
+    with open(ref_file("data_iters.json")) as f:
         refs = json.load(f)
     for case in refs["resize"]:
         it = mx.io.ResizeIter(_csv_from_ref(case["kwargs"]), case["size"], reset_internal=case["reset_internal"])
