@@ -29,6 +29,17 @@ ZOO = ["resnet18_v1", "resnet34_v1", "resnet50_v1", "resnet101_v1", "resnet152_v
        "vgg11", "vgg13", "vgg16", "vgg19", "vgg11_bn", "vgg13_bn", "vgg16_bn", "vgg19_bn",
        "alexnet", "densenet121", "densenet161", "densenet169", "densenet201",
        "squeezenet1.0", "squeezenet1.1", "inceptionv3"]
+# What the test suite (and CI) runs by default: every family and every block kind of the zoo
+# (ResNet v1/v2 basic and bottleneck blocks, MobileNet v1/v2 at the widest and narrowest
+# multiplier, VGG plain and with BatchNorm, AlexNet, DenseNet, SqueezeNet 1.0/1.1, Inception v3).
+# The rest (deeper stacks of the same blocks: ResNet-34/101/152, DenseNet-161/169/201,
+# VGG-13/16/19, the middle MobileNet widths) repeat those code paths at more depth and take two
+# thirds of the time; SYMNET_ZOO=all runs them too, and they are run before a release.
+ZOO_DEFAULT = ["resnet18_v1", "resnet50_v1", "resnet18_v2", "resnet50_v2", "mobilenet1.0",
+               "mobilenet0.25", "mobilenetv2_1.0", "mobilenetv2_0.25", "vgg11", "vgg11_bn",
+               "alexnet", "densenet121", "squeezenet1.0", "squeezenet1.1", "inceptionv3"]
+if os.environ.get("SYMNET_ZOO") != "all":
+    ZOO = [n for n in ZOO if n in ZOO_DEFAULT]
 SCRIPT = os.path.join(REPO, "tests", "mxnet_parity", "make_zoo_reference.py")
 
 
