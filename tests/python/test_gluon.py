@@ -377,3 +377,30 @@ def test_utils_split_and_load_and_clip_global_norm():
     assert abs(norm - 5.0) < 1e-6
     np.testing.assert_allclose(a.asnumpy(), [0.6, 0.0], rtol=1e-5)
     np.testing.assert_allclose(b.asnumpy(), [[0.8]], rtol=1e-5)
+
+
+def test_a_block_used_twice_in_a_hybridized_graph_sums_its_gradient():
+    """One Dense applied twice: its weight's gradient is the sum over both uses, hybridized as
+    imperatively (each use once made its own graph variable of the same name, and one use's
+    gradient overwrote the other's)."""
+    def weight_grad(hybridize):
+        dense = mx.gluon.nn.Dense(4, in_units=4)
+        net = mx.gluon.nn.HybridSequential()
+        net.add(dense, dense)
+        net.initialize(mx.init.Constant(0.1))
+        if hybridize:
+            net.hybridize()
+        x = mx.nd.array(np.arange(8, dtype=np.float32).reshape(2, 4) / 8)
+        with mx.autograd.record():
+            y = net(x).sum()
+        y.backward()
+        return dense.weight.grad().asnumpy(), x.asnumpy()
+
+    imperative, x = weight_grad(False)
+    hybrid, _ = weight_grad(True)
+    # y = sum(W (W x + b) + b): dy/dW = 1 (W x + b)^T + W^T 1 x^T summed over the batch
+    w, b = np.full((4, 4), 0.1), np.zeros(4)  # Dense initializes its bias to zeros
+    h = x @ w.T + b
+    expected = np.ones((2, 4)).T @ h + (np.ones((2, 4)) @ w).T @ x
+    np.testing.assert_allclose(imperative, expected, rtol=1e-5)
+    np.testing.assert_allclose(hybrid, expected, rtol=1e-5)

@@ -7,7 +7,9 @@ from . import loss
 from . import utils
 from . import data
 from . import model_zoo
+from . import rnn
 from .trainer import Trainer
 
 __all__ = ["Block", "Constant", "DeferredInitializationError", "HybridBlock", "Parameter",
-           "ParameterDict", "SymbolBlock", "Trainer", "contrib", "data", "loss", "model_zoo", "nn", "utils"]
+           "ParameterDict", "SymbolBlock", "Trainer", "contrib", "data", "loss", "model_zoo", "nn", "rnn",
+           "utils"]

@@ -231,10 +231,18 @@ class Parameter:
         self._init_grad()
 
     def var(self):
-        """The symbol variable standing for this parameter in a traced graph."""
+        """The symbol variable standing for this parameter in a traced graph: one variable for
+        every use, so that a block called twice in a graph (a shared layer, a recurrent cell
+        stepped T times) has one argument whose gradient sums over the uses (two variables of
+        one name would each get part of it, and one would overwrite the other)."""
         shape = self._shape if _known(self._shape) else None
-        return _sym.var(self.name, shape=shape, dtype=self.dtype, lr_mult=self.lr_mult,
-                        wd_mult=self.wd_mult)
+        key = (shape, self.dtype, self.lr_mult, self.wd_mult)
+        cached = getattr(self, "_var_cache", None)
+        if cached is None or cached[0] != key:
+            cached = (key, _sym.var(self.name, shape=shape, dtype=self.dtype, lr_mult=self.lr_mult,
+                                    wd_mult=self.wd_mult))
+            self._var_cache = cached
+        return cached[1]
 
     def _reduce(self):
         """The value to save: the first context's copy, as MXNet saves."""
