@@ -30,10 +30,8 @@ struct EntryKey {
 
 class Rewriter {
  public:
-  explicit Rewriter(const AmpOptions& opt) : opt_(opt), lists_(Lists(opt.target)) {
-    conditional_ = ConditionalLists(opt.target);
-    conditional_.insert(conditional_.end(), opt.conditional_fp32_ops.begin(),
-                        opt.conditional_fp32_ops.end());
+  explicit Rewriter(const AmpOptions& opt) : opt_(opt) {
+    Lists(opt.target);  // validates the target dtype
   }
 
   Symbol Run(const Symbol& sym) {
@@ -99,22 +97,14 @@ class Rewriter {
   }
 
   Category CategoryOf(const Node& n) const {
-    const std::string& op = n.op()->name;
-    auto in = [](const std::vector<std::string>& v, const std::string& s) {
-      return std::find(v.begin(), v.end(), s) != v.end();
-    };
-    if (in(opt_.excluded_sym_names, n.attrs.name)) return Category::kFP32;
-    if (in(opt_.fp32_ops, op)) return Category::kFP32;
-    if (in(opt_.target_dtype_ops, op)) return Category::kTarget;
-    for (const auto& rule : conditional_) {
-      if (rule.op != op) continue;
-      auto it = n.attrs.dict.find(rule.attr);
-      if (it != n.attrs.dict.end() && in(rule.values, it->second)) return Category::kFP32;
-    }
-    auto it = lists_.find(op);
-    SYMNET_CHECK(it != lists_.end()) << "AMP: operator " << op << " (node '" << n.attrs.name
-                                     << "') is in no precision list for " << opt_.target;
-    return it->second;
+    const auto& excluded = opt_.excluded_sym_names;
+    if (std::find(excluded.begin(), excluded.end(), n.attrs.name) != excluded.end())
+      return Category::kFP32;
+    Category c;
+    SYMNET_CHECK(FindCategory(n.attrs, opt_, &c))
+        << "AMP: operator " << n.op()->name << " (node '" << n.attrs.name
+        << "') is in no precision list for " << opt_.target;
+    return c;
   }
 
   /*! \brief The inputs of `n` with casts inserted as its category requires. */
@@ -231,8 +221,6 @@ class Rewriter {
   void SetType(const NodeEntry& e, DType t) { types_[EntryKey{e.node.get(), e.index}] = t; }
 
   const AmpOptions& opt_;
-  const std::map<std::string, Category>& lists_;
-  std::vector<ConditionalFP32> conditional_;
   std::map<EntryKey, DType> types_;
   std::map<std::pair<EntryKey, DType>, NodeEntry> casts_;
 };

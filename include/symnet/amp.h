@@ -6,7 +6,9 @@
 #ifndef SYMNET_AMP_H_
 #define SYMNET_AMP_H_
 
+#include <atomic>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -61,6 +63,40 @@ struct AmpOptions {
  */
 Symbol ReducePrecision(const Symbol& sym, const AmpOptions& opt,
                        std::vector<std::string>* low_precision_params = nullptr);
+
+/*!
+ * \brief The category of op `attrs.op` (attributes `attrs.dict`) under `opt`: its fp32_ops and
+ *  target_dtype_ops overrides first, then the conditional float32 rules (the defaults and opt's),
+ *  then the lists. excluded_sym_names name graph nodes and are not consulted here. False when the
+ *  op is in no list.
+ */
+bool FindCategory(const NodeAttrs& attrs, const AmpOptions& opt, Category* cat);
+
+/*!
+ * \brief The casts ReducePrecision inserts in front of an op whose input dtypes are all known
+ *  (`in`), i.e. what an imperative call under AMP casts: the dtype each input is cast to, or
+ *  DType::kUnknown where it stays as it is; empty when nothing is cast. Only float32, float16 and
+ *  bfloat16 inputs are cast (never integer indices or labels). An op in no list casts nothing.
+ */
+std::vector<DType> InputCasts(const NodeAttrs& attrs, const std::vector<DType>& in,
+                              const AmpOptions& opt);
+
+/*!
+ * \brief Imperative AMP (what amp.init turns on for non-hybridized code): while set, every
+ *  imperative op invocation (symnet::Invoke) casts its inputs as InputCasts says, through
+ *  amp_cast, so autograd records the casts. Process-wide; nullptr turns it off.
+ */
+void SetImperativeOptions(std::shared_ptr<const AmpOptions> opt);
+/*! \brief The imperative AMP options, or nullptr when it is off. */
+std::shared_ptr<const AmpOptions> ImperativeOptions();
+
+namespace detail {
+extern std::atomic<bool> imperative_enabled;
+}  // namespace detail
+/*! \brief Whether imperative AMP is on: the one check an imperative call pays while it is off. */
+inline bool ImperativeEnabled() {
+  return detail::imperative_enabled.load(std::memory_order_relaxed);
+}
 
 /*!
  * \brief `sym` without its amp_cast/amp_multicast nodes (consumers read what was cast), as MXNet

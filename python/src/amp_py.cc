@@ -38,6 +38,28 @@ void InitAmp(py::module_& m) {
           return py::make_tuple(out, low);
         });
   m.def("amp_remove_casts", &amp::RemoveAmpCast);
+  // imperative AMP (amp.init/shutdown): an empty target turns it off
+  m.def(
+      "amp_set_imperative",
+      [](const std::string& target, const std::vector<std::string>& target_ops,
+         const std::vector<std::string>& fp32_ops,
+         const std::vector<std::tuple<std::string, std::string, std::vector<std::string>>>& cond) {
+        if (target.empty()) {
+          amp::SetImperativeOptions(nullptr);
+          return;
+        }
+        auto o = std::make_shared<amp::AmpOptions>();
+        o->target = DTypeFromName(target);
+        o->target_dtype_ops = target_ops;
+        o->fp32_ops = fp32_ops;
+        for (const auto& c : cond)
+          o->conditional_fp32_ops.push_back({std::get<0>(c), std::get<1>(c), std::get<2>(c)});
+        amp::SetImperativeOptions(std::move(o));
+      });
+  m.def("amp_imperative_target", []() {
+    const auto o = amp::ImperativeOptions();
+    return o ? std::string(DTypeName(o->target)) : std::string();
+  });
 }
 
 }  // namespace python

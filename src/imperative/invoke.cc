@@ -2,6 +2,8 @@
 #include <string>
 
 #include "src/device/device_ops.h"
+#include "src/imperative/amp_casts.h"
+#include "symnet/amp.h"
 #include "symnet/autograd.h"
 #include "symnet/executor.h"
 #include "symnet/imperative.h"
@@ -153,8 +155,12 @@ std::vector<NDArray> Invoke(const std::string& op_name,
   if (!op->key_var_num_args.empty() && !dict.count(op->key_var_num_args))
     dict[op->key_var_num_args] = std::to_string(inputs.size());
   NodePtr n = CreateOpNode(op, op->name, dict, {});
-  outputs = InvokeNode(n, inputs, std::move(outputs), autograd::IsTraining());
-  if (autograd::IsRecording()) autograd::Record(n, inputs, &outputs);
+  // under amp.init the op runs on its inputs cast as the AMP rewrite would cast them
+  std::vector<NDArray> cast;
+  if (amp::ImperativeEnabled()) cast = AmpCastInputs(n->attrs, inputs);
+  const std::vector<NDArray>& in = cast.empty() ? inputs : cast;
+  outputs = InvokeNode(n, in, std::move(outputs), autograd::IsTraining());
+  if (autograd::IsRecording()) autograd::Record(n, in, &outputs);
   outputs.resize(NumVisibleOutputs(*n));
   return outputs;
 }

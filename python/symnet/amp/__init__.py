@@ -10,6 +10,8 @@ float32 and be slower than float32 itself. `init()` with no argument means float
 The rewrite (C++, symnet::amp::ReducePrecision) runs Convolution/FullyConnected in the 16-bit
 target dtype, keeps softmax, losses and reductions in float32, lets relu/pooling/BatchNorm run
 in whatever arrives, and casts several-input ops to the widest dtype among their inputs.
+init() applies the same rule to imperative calls (mx.nd.*, non-hybridized Gluon blocks): each
+call casts its float inputs through amp_cast (recorded by autograd) before its op runs.
 """
 import contextlib
 import sys
@@ -48,7 +50,11 @@ def _target(target_dtype):
 
 def init(target_dtype="float16", target_precision_ops=None, conditional_fp32_ops=None,
          fp32_ops=None, excluded_sym_names=None):
-    """Turns AMP on: from now on Symbol.simple_bind/bind (and Modules) bind the converted graph.
+    """Turns AMP on: from now on Symbol.simple_bind/bind (and Modules) bind the converted graph,
+    and imperative calls (mx.nd ops, non-hybridized Gluon blocks) cast their float inputs as the
+    converted graph would: to the target dtype for target-precision ops, to float32 for float32
+    ops (and conditional ones whose attribute matches), to the widest input dtype for widest-type
+    ops; neutral ops run on what they get. excluded_sym_names apply to graphs only.
 
     target_dtype "auto" picks what the hardware runs natively (see auto_dtype) and prints which
     and why; it may leave AMP off (float32). Returns the dtype AMP runs in, or None when off."""
@@ -61,7 +67,10 @@ def init(target_dtype="float16", target_precision_ops=None, conditional_fp32_ops
         target_dtype = name
     else:
         _warn_if_slow(_target(target_dtype))
-    _state["target_dtype"] = _target(target_dtype)
+    target = _target(target_dtype)
+    cond = [(op, attr, list(vals)) for op, attr, vals in (conditional_fp32_ops or [])]
+    _core.amp_set_imperative(target, list(target_precision_ops or []), list(fp32_ops or []), cond)
+    _state["target_dtype"] = target
     _state["kwargs"] = dict(target_dtype_ops=target_precision_ops, fp32_ops=fp32_ops,
                             conditional_fp32_ops=conditional_fp32_ops,
                             excluded_sym_names=excluded_sym_names)
@@ -78,7 +87,8 @@ def _warn_if_slow(target):
 
 
 def shutdown():
-    """Turns AMP off again (mainly for tests)."""
+    """Turns AMP off again (mainly for tests): binds and imperative calls run as written."""
+    _core.amp_set_imperative("", [], [], [])
     _state["target_dtype"] = None
     _state["kwargs"] = {}
 
