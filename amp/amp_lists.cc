@@ -150,11 +150,22 @@ std::map<std::string, Category> Build(DType target) {
     SYMNET_CHECK(m.emplace(op, bf16 ? Category::kFP32 : Category::kWidest).second);
   // the random samplers make their outputs in the dtype they are told (float16: neutral, as
   // MXNet's list); MXNet's bfloat16 list keeps them in float32, so the samples (and the
-  // parameter arrays of _sample_*) keep float32's precision. _shuffle copies rows: neutral.
-  for (const char* op :
-       {"_random_uniform", "_random_normal", "_random_gamma", "_random_exponential",
-        "_random_poisson", "_random_randint", "_sample_uniform", "_sample_normal", "_sample_gamma",
-        "_sample_exponential", "_sample_poisson"})
+  // parameter arrays of _sample_*, the _like forms' inputs and _sample_multinomial's
+  // probabilities) keep float32's precision. _shuffle copies rows: neutral.
+  const char* const random_ops[] = {
+      // scalar parameters
+      "_random_uniform", "_random_normal", "_random_gamma", "_random_exponential",
+      "_random_poisson", "_random_randint", "_random_negative_binomial",
+      "_random_generalized_negative_binomial",
+      // the _like forms
+      "_random_uniform_like", "_random_normal_like", "_random_gamma_like",
+      "_random_exponential_like", "_random_poisson_like", "_random_negative_binomial_like",
+      "_random_generalized_negative_binomial_like",
+      // parameter arrays
+      "_sample_uniform", "_sample_normal", "_sample_gamma", "_sample_exponential",
+      "_sample_poisson", "_sample_negative_binomial", "_sample_generalized_negative_binomial",
+      "_sample_multinomial"};
+  for (const char* op : random_ops)
     SYMNET_CHECK(m.emplace(op, bf16 ? Category::kFP32 : Category::kNeutral).second);
   SYMNET_CHECK(m.emplace("_shuffle", Category::kNeutral).second);
   // ROIPooling takes maxima and bipartite_matching compares scores, exactly in float16 (MXNet's

@@ -1,5 +1,6 @@
-/*! \brief The random samplers (sample_op.h): parameter checks, shape and type rules, and the
- *  registrations with MXNet 1.9.1's names and aliases. */
+/*! \brief The random samplers (sample_op.h): randint's parameter check (the others are
+ *  templates in sample_op.h, shared with the _like forms), the shape and type rules that
+ *  sample_extra.cc shares, and the registrations with MXNet 1.9.1's names and aliases. */
 #include "sample_op.h"
 
 #include <limits>
@@ -16,59 +17,14 @@ DMLC_REGISTER_PARAMETER(RandomGammaParam);
 DMLC_REGISTER_PARAMETER(RandomLambdaParam);
 DMLC_REGISTER_PARAMETER(RandomRandintParam);
 DMLC_REGISTER_PARAMETER(SampleParam);
+DMLC_REGISTER_PARAMETER(RandomUniformLikeParam);
+DMLC_REGISTER_PARAMETER(RandomNormalLikeParam);
+DMLC_REGISTER_PARAMETER(RandomGammaLikeParam);
+DMLC_REGISTER_PARAMETER(RandomLambdaLikeParam);
 
 namespace {
 
-// ---- parameter checks (MXNet's, made when the node is created) -------------------------------
-
-void Fail(const std::ostringstream& os) {
-  if (!os.str().empty()) throw dmlc::ParamError(os.str());
-}
-
-void UniformParser(NodeAttrs* attrs) {
-  ParamParser<RandomUniformParam>(attrs);
-  const auto& p = Param<RandomUniformParam>(*attrs);
-  std::ostringstream os;
-  if (!std::isfinite(p.low) || !std::isfinite(p.high))
-    os << "low (" << p.low << ") and high (" << p.high << ") must be finite";
-  else if (p.low > p.high)
-    os << "low (" << p.low << ") must not exceed high (" << p.high << ")";
-  Fail(os);
-}
-
-void NormalParser(NodeAttrs* attrs) {
-  ParamParser<RandomNormalParam>(attrs);
-  const auto& p = Param<RandomNormalParam>(*attrs);
-  std::ostringstream os;
-  if (!(p.scale > 0)) os << "scale (" << p.scale << ") must be positive";
-  Fail(os);
-}
-
-void GammaParser(NodeAttrs* attrs) {
-  ParamParser<RandomGammaParam>(attrs);
-  const auto& p = Param<RandomGammaParam>(*attrs);
-  std::ostringstream os;
-  if (!(p.alpha > 0)) os << "alpha (" << p.alpha << ") must be positive";
-  if (!(p.beta > 0)) os << "beta (" << p.beta << ") must be positive";
-  Fail(os);
-}
-
-void ExponentialParser(NodeAttrs* attrs) {
-  ParamParser<RandomLambdaParam>(attrs);
-  const auto& p = Param<RandomLambdaParam>(*attrs);
-  std::ostringstream os;
-  if (!(p.lam > 0) || !std::isfinite(p.lam)) os << "lam (" << p.lam << ") must be positive";
-  Fail(os);
-}
-
-void PoissonParser(NodeAttrs* attrs) {
-  ParamParser<RandomLambdaParam>(attrs);
-  const auto& p = Param<RandomLambdaParam>(*attrs);
-  std::ostringstream os;
-  if (!(p.lam >= 0) || !(p.lam < 1e15))
-    os << "lam (" << p.lam << ") must be non-negative (and below 1e15)";
-  Fail(os);
-}
+// ---- parameter checks (the others are sample_op.h's templates) ------------------------------
 
 /*! \brief low < high (MXNet 1.9.1 divides by zero on low == high), and int32 output (the
  *  default) needs bounds that int32 holds. */
@@ -84,15 +40,13 @@ void RandintParser(NodeAttrs* attrs) {
     os << "low (" << p.low << ") and high (" << p.high
        << ") exceed int32's range; use dtype='int64'";
   }
-  Fail(os);
+  FailIfAny(os);
 }
+
+}  // namespace
 
 // ---- shape rules ------------------------------------------------------------------------------
 
-// the shape rules are the creation ops' (InitShape in operators/tensor/init_ops.h)
-
-/*! \brief The parameter arrays share one shape; the output is that shape followed by `shape`
- *  (and a known output gives the parameters' shape back). */
 bool SampleShape(const NodeAttrs& attrs, std::vector<Shape>* in, std::vector<Shape>* out) {
   const Shape& tail = Param<SampleParam>(attrs).shape;
   const int tail_ndim = tail.ndim_known() ? tail.ndim() : 0;
@@ -118,13 +72,6 @@ bool SampleShape(const NodeAttrs& attrs, std::vector<Shape>* in, std::vector<Sha
 
 // ---- type rules -------------------------------------------------------------------------------
 
-bool IsFloat(DType t) {
-  return t == DType::kFloat32 || t == DType::kFloat64 || t == DType::kFloat16 ||
-         t == DType::kBFloat16;
-}
-
-/*! \brief MXNet's rule: the dtype attribute, else what the graph gives the output, else
- *  `fallback`; `ok` says which dtypes the kernel writes. */
 void AssignSampleType(int given, DType fallback, bool (*ok)(DType), const char* allowed,
                       std::vector<DType>* out) {
   DType& o = (*out)[0];
@@ -137,12 +84,7 @@ void AssignSampleType(int given, DType fallback, bool (*ok)(DType), const char* 
   }
 }
 
-template <typename P>
-bool RandomType(const NodeAttrs& attrs, std::vector<DType>*, std::vector<DType>* out) {
-  AssignSampleType(Param<P>(attrs).dtype, DType::kFloat32, IsFloat,
-                   "a float dtype (float16, bfloat16, float32 or float64)", out);
-  return true;
-}
+namespace {
 
 bool RandintType(const NodeAttrs& attrs, std::vector<DType>*, std::vector<DType>* out) {
   AssignSampleType(
@@ -151,7 +93,8 @@ bool RandintType(const NodeAttrs& attrs, std::vector<DType>*, std::vector<DType>
   return true;
 }
 
-/*! \brief The parameter arrays share one float dtype; the output's dtype is RandomType's. */
+}  // namespace
+
 bool SampleType(const NodeAttrs& attrs, std::vector<DType>* in, std::vector<DType>* out) {
   DType t = DType::kUnknown;
   for (DType d : *in)
@@ -161,18 +104,23 @@ bool SampleType(const NodeAttrs& attrs, std::vector<DType>* in, std::vector<DTyp
     }
   for (size_t i = 0; i < in->size(); ++i) AssignType(in, i, t, true);
   for (size_t i = 0; i < in->size(); ++i)
-    if ((*in)[i] != DType::kUnknown && !IsFloat((*in)[i]))
+    if ((*in)[i] != DType::kUnknown && !IsFloatType((*in)[i]))
       throw InferError{true, static_cast<int>(i), "a float dtype", DTypeName((*in)[i])};
-  AssignSampleType(Param<SampleParam>(attrs).dtype, DType::kFloat32, IsFloat,
+  AssignSampleType(Param<SampleParam>(attrs).dtype, DType::kFloat32, IsFloatType,
                    "a float dtype (float16, bfloat16, float32 or float64)", out);
   return t != DType::kUnknown;
 }
 
-template <int N>
-FListInputNames InputNames(const char* const (&names)[N]) {
-  std::vector<std::string> v(names, names + N);
-  return [v](const NodeAttrs&) { return v; };
+bool LikeType(const NodeAttrs&, std::vector<DType>* in, std::vector<DType>* out) {
+  AssignType(out, 0, (*in)[0], false);
+  AssignType(in, 0, (*out)[0], true);
+  if ((*in)[0] != DType::kUnknown && !IsFloatType((*in)[0]))
+    throw InferError{true, 0, "a float dtype (float16, bfloat16, float32 or float64)",
+                     DTypeName((*in)[0])};
+  return (*out)[0] != DType::kUnknown;
 }
+
+namespace {
 
 const char* const kUniformInputs[] = {"low", "high"};
 const char* const kNormalInputs[] = {"mu", "sigma"};
@@ -181,28 +129,14 @@ const char* const kLambdaInputs[] = {"lam"};
 
 }  // namespace
 
-// _random_<name>: no inputs, scalar parameters; its output draws new numbers at every call
-#define SYMNET_REGISTER_RANDOM(NAME, PARAM, PARSER, TYPE, COMPUTE, DOC)       \
-  SYMNET_REGISTER_OP(NAME)                                                    \
-      .describe(DOC)                                                          \
-      .set_num_inputs(0)                                                      \
-      .set_attr<TDrawsRandom>("TDrawsRandom", true)                           \
-      .set_attr_parser(PARSER)                                                \
-      .add_arguments(ParamDocs<PARAM>())                                      \
-      .set_attr<FInferShape>("FInferShape", InitShape<PARAM>)                 \
-      .set_attr<FInferShape>("FInferShapeFallback", InitShapeFallback<PARAM>) \
-      .set_attr<FInferType>("FInferType", TYPE)                               \
-      .set_attr<FGradient>("FGradient", NoInputGradients)                     \
-      .set_attr<FCompute>("FCompute<cpu>", COMPUTE)
-
-SYMNET_REGISTER_RANDOM(_random_uniform, RandomUniformParam, UniformParser,
+SYMNET_REGISTER_RANDOM(_random_uniform, RandomUniformParam, UniformParser<RandomUniformParam>,
                        RandomType<RandomUniformParam>,
                        (RandomCompute<cpu, RandomUniformParam, UniformSampler, true>),
                        "Samples of the uniform distribution on [low, high).")
     .add_alias("uniform")
     .add_alias("random_uniform");
 
-SYMNET_REGISTER_RANDOM(_random_normal, RandomNormalParam, NormalParser,
+SYMNET_REGISTER_RANDOM(_random_normal, RandomNormalParam, NormalParser<RandomNormalParam>,
                        RandomType<RandomNormalParam>,
                        (RandomCompute<cpu, RandomNormalParam, NormalSampler>),
                        "Samples of the normal distribution of mean loc and standard deviation "
@@ -210,19 +144,20 @@ SYMNET_REGISTER_RANDOM(_random_normal, RandomNormalParam, NormalParser,
     .add_alias("normal")
     .add_alias("random_normal");
 
-SYMNET_REGISTER_RANDOM(_random_gamma, RandomGammaParam, GammaParser, RandomType<RandomGammaParam>,
+SYMNET_REGISTER_RANDOM(_random_gamma, RandomGammaParam, GammaParser<RandomGammaParam>,
+                       RandomType<RandomGammaParam>,
                        (RandomCompute<cpu, RandomGammaParam, GammaSampler>),
                        "Samples of the gamma distribution of shape alpha and scale beta "
                        "(Marsaglia-Tsang).")
     .add_alias("random_gamma");
 
-SYMNET_REGISTER_RANDOM(_random_exponential, RandomLambdaParam, ExponentialParser,
+SYMNET_REGISTER_RANDOM(_random_exponential, RandomLambdaParam, ExponentialParser<RandomLambdaParam>,
                        RandomType<RandomLambdaParam>,
                        (RandomCompute<cpu, RandomLambdaParam, ExponentialSampler>),
                        "Samples of the exponential distribution of rate lam (mean 1 / lam).")
     .add_alias("random_exponential");
 
-SYMNET_REGISTER_RANDOM(_random_poisson, RandomLambdaParam, PoissonParser,
+SYMNET_REGISTER_RANDOM(_random_poisson, RandomLambdaParam, PoissonParser<RandomLambdaParam>,
                        RandomType<RandomLambdaParam>,
                        (RandomCompute<cpu, RandomLambdaParam, PoissonSampler>),
                        "Samples of the Poisson distribution of rate lam, as floats (exact: "
@@ -233,19 +168,35 @@ SYMNET_REGISTER_RANDOM(_random_randint, RandomRandintParam, RandintParser, Randi
                        RandintCompute<cpu>, "Integers drawn uniformly from [low, high).")
     .add_alias("random_randint");
 
-// _sample_<name>: one distribution per element of the parameter arrays, `shape` samples each;
-// the parameters get zero gradients (MXNet's rule)
-#define SYMNET_REGISTER_SAMPLE(NAME, INPUTS, COMPUTE, DOC)              \
-  SYMNET_REGISTER_OP(NAME)                                              \
-      .describe(DOC)                                                    \
-      .set_num_inputs(sizeof(INPUTS) / sizeof(INPUTS[0]))               \
-      .set_attr<FListInputNames>("FListInputNames", InputNames(INPUTS)) \
-      .set_attr<TDrawsRandom>("TDrawsRandom", true)                     \
-      .set_attr_parser(ParamParser<SampleParam>)                        \
-      .set_attr<FInferShape>("FInferShape", SampleShape)                \
-      .set_attr<FInferType>("FInferType", SampleType)                   \
-      .set_attr<FGradient>("FGradient", NoInputGradients)               \
-      .set_attr<FCompute>("FCompute<cpu>", COMPUTE)
+SYMNET_REGISTER_RANDOM_LIKE(_random_uniform_like, RandomUniformLikeParam,
+                            UniformParser<RandomUniformLikeParam>,
+                            (RandomCompute<cpu, RandomUniformLikeParam, UniformSampler, true>),
+                            "Samples of the uniform distribution on [low, high), of the input's "
+                            "shape and dtype.");
+
+SYMNET_REGISTER_RANDOM_LIKE(_random_normal_like, RandomNormalLikeParam,
+                            NormalParser<RandomNormalLikeParam>,
+                            (RandomCompute<cpu, RandomNormalLikeParam, NormalSampler>),
+                            "Samples of the normal distribution of mean loc and standard "
+                            "deviation scale, of the input's shape and dtype.");
+
+SYMNET_REGISTER_RANDOM_LIKE(_random_gamma_like, RandomGammaLikeParam,
+                            GammaParser<RandomGammaLikeParam>,
+                            (RandomCompute<cpu, RandomGammaLikeParam, GammaSampler>),
+                            "Samples of the gamma distribution of shape alpha and scale beta, of "
+                            "the input's shape and dtype.");
+
+SYMNET_REGISTER_RANDOM_LIKE(_random_exponential_like, RandomLambdaLikeParam,
+                            ExponentialParser<RandomLambdaLikeParam>,
+                            (RandomCompute<cpu, RandomLambdaLikeParam, ExponentialSampler>),
+                            "Samples of the exponential distribution of rate lam, of the input's "
+                            "shape and dtype.");
+
+SYMNET_REGISTER_RANDOM_LIKE(_random_poisson_like, RandomLambdaLikeParam,
+                            PoissonParser<RandomLambdaLikeParam>,
+                            (RandomCompute<cpu, RandomLambdaLikeParam, PoissonSampler>),
+                            "Samples of the Poisson distribution of rate lam, as floats of the "
+                            "input's shape and dtype.");
 
 SYMNET_REGISTER_SAMPLE(_sample_uniform, kUniformInputs, (SampleCompute<cpu, UniformSampler, true>),
                        "Samples of uniform distributions on [low, high), one per element of "

@@ -19,6 +19,19 @@ SYMNET_REGISTER_OP(_random_poisson)
     .set_attr<FCompute>("FCompute<gpu>", RandomCompute<gpu, RandomLambdaParam, PoissonSampler>);
 SYMNET_REGISTER_OP(_random_randint).set_attr<FCompute>("FCompute<gpu>", RandintCompute<gpu>);
 
+SYMNET_REGISTER_OP(_random_uniform_like)
+    .set_attr<FCompute>("FCompute<gpu>",
+                        RandomCompute<gpu, RandomUniformLikeParam, UniformSampler, true>);
+SYMNET_REGISTER_OP(_random_normal_like)
+    .set_attr<FCompute>("FCompute<gpu>", RandomCompute<gpu, RandomNormalLikeParam, NormalSampler>);
+SYMNET_REGISTER_OP(_random_gamma_like)
+    .set_attr<FCompute>("FCompute<gpu>", RandomCompute<gpu, RandomGammaLikeParam, GammaSampler>);
+SYMNET_REGISTER_OP(_random_exponential_like)
+    .set_attr<FCompute>("FCompute<gpu>",
+                        RandomCompute<gpu, RandomLambdaLikeParam, ExponentialSampler>);
+SYMNET_REGISTER_OP(_random_poisson_like)
+    .set_attr<FCompute>("FCompute<gpu>", RandomCompute<gpu, RandomLambdaLikeParam, PoissonSampler>);
+
 SYMNET_REGISTER_OP(_sample_uniform)
     .set_attr<FCompute>("FCompute<gpu>", SampleCompute<gpu, UniformSampler, true>);
 SYMNET_REGISTER_OP(_sample_normal)

@@ -1,9 +1,11 @@
 /*!
  * \brief MXNet 1.x's random samplers: _random_uniform/normal/gamma/exponential/poisson/randint
- *  (scalar parameters, a `shape` attribute, no inputs) and _sample_uniform/normal/gamma/
- *  exponential/poisson (one distribution per element of the parameter arrays, `shape` samples
- *  each). Templated on the device: sample_op.cc registers the CPU kernels, sample_op.cu the GPU
- *  ones.
+ *  (scalar parameters, a `shape` attribute, no inputs), their _random_<name>_like forms (the
+ *  output has the shape and dtype of the one input, `data`, whose values are not read) and
+ *  _sample_uniform/normal/gamma/exponential/poisson (one distribution per element of the
+ *  parameter arrays, `shape` samples each). Templated on the device: sample_op.cc registers the
+ *  CPU kernels, sample_op.cu the GPU ones. The mixtures (negative binomial, generalized negative
+ *  binomial) and multinomial build on this file in sample_extra.h.
  *
  *  Every sample is a pure function of (stream key, element index): one key per forward call
  *  (NextRandomStream), and element i draws its uniforms at the counters i * kCountersPerElement +
@@ -31,6 +33,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -75,15 +78,32 @@ constexpr double kPoissonInversionMax = 10.0;
       "The device of an imperative call's output, as 'cpu(0)' or 'gpu(1)' (default cpu(0)); in "  \
       "a graph the executor's device is used.")
 
+// Each distribution's fields, shared by the _random_<name> op's struct and the _like form's
+#define SYMNET_UNIFORM_FIELDS(low, high)                                                 \
+  DMLC_DECLARE_FIELD(low).set_default(0.0).describe("Lower bound of the distribution."); \
+  DMLC_DECLARE_FIELD(high).set_default(1.0).describe(                                    \
+      "Upper bound of the distribution (excluded: samples are in [low, high)).")
+#define SYMNET_NORMAL_FIELDS(loc, scale)                                          \
+  DMLC_DECLARE_FIELD(loc).set_default(0.0).describe("Mean of the distribution."); \
+  DMLC_DECLARE_FIELD(scale).set_default(1.0).describe(                            \
+      "Standard deviation of the distribution (positive).")
+#define SYMNET_GAMMA_FIELDS(alpha, beta)                                \
+  DMLC_DECLARE_FIELD(alpha).set_default(1.0).describe(                  \
+      "Alpha (shape) parameter of the gamma distribution (positive)."); \
+  DMLC_DECLARE_FIELD(beta).set_default(1.0).describe(                   \
+      "Beta (scale) parameter of the gamma distribution (positive).")
+#define SYMNET_LAMBDA_FIELD(lam)                                                                   \
+  DMLC_DECLARE_FIELD(lam).set_default(1.0).describe(                                               \
+      "Lambda parameter (rate) of the distribution: exponential of mean 1 / lam, Poisson of mean " \
+      "lam.")
+
 struct RandomUniformParam : public dmlc::Parameter<RandomUniformParam> {
   double low, high;
   Shape shape;
   std::string ctx;
   int dtype;
   DMLC_DECLARE_PARAMETER(RandomUniformParam) {
-    DMLC_DECLARE_FIELD(low).set_default(0.0).describe("Lower bound of the distribution.");
-    DMLC_DECLARE_FIELD(high).set_default(1.0).describe(
-        "Upper bound of the distribution (excluded).");
+    SYMNET_UNIFORM_FIELDS(low, high);
     SYMNET_RANDOM_SHAPE_CTX_FIELDS(shape, ctx);
     SYMNET_SAMPLE_DTYPE_FIELD(dtype);
   }
@@ -95,9 +115,7 @@ struct RandomNormalParam : public dmlc::Parameter<RandomNormalParam> {
   std::string ctx;
   int dtype;
   DMLC_DECLARE_PARAMETER(RandomNormalParam) {
-    DMLC_DECLARE_FIELD(loc).set_default(0.0).describe("Mean of the distribution.");
-    DMLC_DECLARE_FIELD(scale).set_default(1.0).describe(
-        "Standard deviation of the distribution (positive).");
+    SYMNET_NORMAL_FIELDS(loc, scale);
     SYMNET_RANDOM_SHAPE_CTX_FIELDS(shape, ctx);
     SYMNET_SAMPLE_DTYPE_FIELD(dtype);
   }
@@ -109,10 +127,7 @@ struct RandomGammaParam : public dmlc::Parameter<RandomGammaParam> {
   std::string ctx;
   int dtype;
   DMLC_DECLARE_PARAMETER(RandomGammaParam) {
-    DMLC_DECLARE_FIELD(alpha).set_default(1.0).describe(
-        "Alpha (shape) parameter of the gamma distribution (positive).");
-    DMLC_DECLARE_FIELD(beta).set_default(1.0).describe(
-        "Beta (scale) parameter of the gamma distribution (positive).");
+    SYMNET_GAMMA_FIELDS(alpha, beta);
     SYMNET_RANDOM_SHAPE_CTX_FIELDS(shape, ctx);
     SYMNET_SAMPLE_DTYPE_FIELD(dtype);
   }
@@ -125,11 +140,30 @@ struct RandomLambdaParam : public dmlc::Parameter<RandomLambdaParam> {
   std::string ctx;
   int dtype;
   DMLC_DECLARE_PARAMETER(RandomLambdaParam) {
-    DMLC_DECLARE_FIELD(lam).set_default(1.0).describe(
-        "Lambda parameter (rate) of the distribution.");
+    SYMNET_LAMBDA_FIELD(lam);
     SYMNET_RANDOM_SHAPE_CTX_FIELDS(shape, ctx);
     SYMNET_SAMPLE_DTYPE_FIELD(dtype);
   }
+};
+
+// The _random_<name>_like ops: the distribution's parameters only (the input gives the shape,
+// the dtype and the device)
+struct RandomUniformLikeParam : public dmlc::Parameter<RandomUniformLikeParam> {
+  double low, high;
+  DMLC_DECLARE_PARAMETER(RandomUniformLikeParam) { SYMNET_UNIFORM_FIELDS(low, high); }
+};
+struct RandomNormalLikeParam : public dmlc::Parameter<RandomNormalLikeParam> {
+  double loc, scale;
+  DMLC_DECLARE_PARAMETER(RandomNormalLikeParam) { SYMNET_NORMAL_FIELDS(loc, scale); }
+};
+struct RandomGammaLikeParam : public dmlc::Parameter<RandomGammaLikeParam> {
+  double alpha, beta;
+  DMLC_DECLARE_PARAMETER(RandomGammaLikeParam) { SYMNET_GAMMA_FIELDS(alpha, beta); }
+};
+/*! \brief _random_exponential_like and _random_poisson_like. */
+struct RandomLambdaLikeParam : public dmlc::Parameter<RandomLambdaLikeParam> {
+  double lam;
+  DMLC_DECLARE_PARAMETER(RandomLambdaLikeParam) { SYMNET_LAMBDA_FIELD(lam); }
 };
 
 struct RandomRandintParam : public dmlc::Parameter<RandomRandintParam> {
@@ -318,24 +352,31 @@ struct RandintKernel {
 };
 
 // ---- the parameters of each _random_* op, as (p1, p2) ----------------------------------------
-inline void ScalarParams(const RandomUniformParam& p, double* a, double* b) {
+// Chosen by the struct's field names, so that an op's struct and its _like form's share one rule
+// (sample_extra.h adds the mixtures' k, p and mu, alpha).
+template <typename P>
+auto ScalarParams(const P& p, double* a, double* b) -> decltype(p.low, p.high, void()) {
   *a = p.low;
   *b = p.high;
 }
-inline void ScalarParams(const RandomNormalParam& p, double* a, double* b) {
+template <typename P>
+auto ScalarParams(const P& p, double* a, double* b) -> decltype(p.loc, p.scale, void()) {
   *a = p.loc;
   *b = p.scale;
 }
-inline void ScalarParams(const RandomGammaParam& p, double* a, double* b) {
+template <typename P>
+auto ScalarParams(const P& p, double* a, double* b) -> decltype(p.alpha, p.beta, void()) {
   *a = p.alpha;
   *b = p.beta;
 }
-inline void ScalarParams(const RandomLambdaParam& p, double* a, double* b) {
+template <typename P>
+auto ScalarParams(const P& p, double* a, double* b) -> decltype(p.lam, void()) {
   *a = p.lam;
   *b = 0;
 }
 
-/*! \brief FCompute of _random_<S>: no inputs; a fresh stream per call. */
+/*! \brief FCompute of _random_<S> (no inputs) and _random_<S>_like (the input is not read): a
+ *  fresh stream per call. */
 template <typename xpu, typename P, typename S, bool below_high = false>
 void RandomCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>&,
                    const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
@@ -389,6 +430,138 @@ void SampleCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlob>&
     });
   });
 }
+
+// ---- what the registrations share (sample_op.cc, and sample_extra.cc for the mixtures) -------
+
+/*! \brief Throws dmlc::ParamError with the text, if any, that a parameter check wrote. */
+inline void FailIfAny(const std::ostringstream& os) {
+  if (!os.str().empty()) throw dmlc::ParamError(os.str());
+}
+
+// Attribute parsers with MXNet's checks, made when the node is created; templated on the
+// parameter struct so that an op and its _like form check alike.
+template <typename P>
+void UniformParser(NodeAttrs* attrs) {
+  ParamParser<P>(attrs);
+  const P& p = Param<P>(*attrs);
+  std::ostringstream os;
+  if (!std::isfinite(p.low) || !std::isfinite(p.high))
+    os << "low (" << p.low << ") and high (" << p.high << ") must be finite";
+  else if (p.low > p.high)
+    os << "low (" << p.low << ") must not exceed high (" << p.high << ")";
+  FailIfAny(os);
+}
+
+template <typename P>
+void NormalParser(NodeAttrs* attrs) {
+  ParamParser<P>(attrs);
+  const P& p = Param<P>(*attrs);
+  std::ostringstream os;
+  if (!(p.scale > 0)) os << "scale (" << p.scale << ") must be positive";
+  FailIfAny(os);
+}
+
+template <typename P>
+void GammaParser(NodeAttrs* attrs) {
+  ParamParser<P>(attrs);
+  const P& p = Param<P>(*attrs);
+  std::ostringstream os;
+  if (!(p.alpha > 0)) os << "alpha (" << p.alpha << ") must be positive";
+  if (!(p.beta > 0)) os << "beta (" << p.beta << ") must be positive";
+  FailIfAny(os);
+}
+
+template <typename P>
+void ExponentialParser(NodeAttrs* attrs) {
+  ParamParser<P>(attrs);
+  const P& p = Param<P>(*attrs);
+  std::ostringstream os;
+  if (!(p.lam > 0) || !std::isfinite(p.lam)) os << "lam (" << p.lam << ") must be positive";
+  FailIfAny(os);
+}
+
+template <typename P>
+void PoissonParser(NodeAttrs* attrs) {
+  ParamParser<P>(attrs);
+  const P& p = Param<P>(*attrs);
+  std::ostringstream os;
+  if (!(p.lam >= 0) || !(p.lam < 1e15))
+    os << "lam (" << p.lam << ") must be non-negative (and below 1e15)";
+  FailIfAny(os);
+}
+
+/*! \brief MXNet's type rule of the samplers: the dtype attribute (`given`, -1 for None), else
+ *  what the graph gives output 0, else `fallback`; `ok` says which dtypes the kernel writes. */
+void AssignSampleType(int given, DType fallback, bool (*ok)(DType), const char* allowed,
+                      std::vector<DType>* out);
+
+/*! \brief FInferType of _random_*: a float output (RandomParam's dtype attribute). */
+template <typename P>
+bool RandomType(const NodeAttrs& attrs, std::vector<DType>*, std::vector<DType>* out) {
+  AssignSampleType(Param<P>(attrs).dtype, DType::kFloat32, IsFloatType,
+                   "a float dtype (float16, bfloat16, float32 or float64)", out);
+  return true;
+}
+
+/*! \brief FInferShape of _sample_*: the parameter arrays share one shape; the output is that
+ *  shape followed by SampleParam's `shape` (and a known output gives the parameters' shape). */
+bool SampleShape(const NodeAttrs& attrs, std::vector<Shape>* in, std::vector<Shape>* out);
+/*! \brief FInferType of _sample_*: the parameter arrays share one float dtype; the output's is
+ *  RandomType's. */
+bool SampleType(const NodeAttrs& attrs, std::vector<DType>* in, std::vector<DType>* out);
+/*! \brief FInferType of _random_*_like: the output has the input's dtype, a float one. */
+bool LikeType(const NodeAttrs& attrs, std::vector<DType>* in, std::vector<DType>* out);
+
+template <int N>
+FListInputNames InputNames(const char* const (&names)[N]) {
+  std::vector<std::string> v(names, names + N);
+  return [v](const NodeAttrs&) { return v; };
+}
+
+// _random_<name>: no inputs, scalar parameters; its output draws new numbers at every call (the
+// shape rules are the creation ops', InitShape in operators/tensor/init_ops.h, which the
+// registering file includes)
+#define SYMNET_REGISTER_RANDOM(NAME, PARAM, PARSER, TYPE, COMPUTE, DOC)       \
+  SYMNET_REGISTER_OP(NAME)                                                    \
+      .describe(DOC)                                                          \
+      .set_num_inputs(0)                                                      \
+      .set_attr<TDrawsRandom>("TDrawsRandom", true)                           \
+      .set_attr_parser(PARSER)                                                \
+      .add_arguments(ParamDocs<PARAM>())                                      \
+      .set_attr<FInferShape>("FInferShape", InitShape<PARAM>)                 \
+      .set_attr<FInferShape>("FInferShapeFallback", InitShapeFallback<PARAM>) \
+      .set_attr<FInferType>("FInferType", TYPE)                               \
+      .set_attr<FGradient>("FGradient", NoInputGradients)                     \
+      .set_attr<FCompute>("FCompute<cpu>", COMPUTE)
+
+// _random_<name>_like: samples of the shape and dtype of the one input, `data`, which gets a zero
+// gradient (MXNet's rule)
+#define SYMNET_REGISTER_RANDOM_LIKE(NAME, PARAM, PARSER, COMPUTE, DOC)                            \
+  SYMNET_REGISTER_OP(NAME)                                                                        \
+      .describe(DOC)                                                                              \
+      .set_num_inputs(1)                                                                          \
+      .set_attr<TDrawsRandom>("TDrawsRandom", true)                                               \
+      .set_attr_parser(PARSER)                                                                    \
+      .add_argument("data", "NDArray-or-Symbol", "The input: only its shape and dtype are used.") \
+      .add_arguments(ParamDocs<PARAM>())                                                          \
+      .set_attr<FInferShape>("FInferShape", ElemwiseShape)                                        \
+      .set_attr<FInferType>("FInferType", LikeType)                                               \
+      .set_attr<FGradient>("FGradient", NoInputGradients)                                         \
+      .set_attr<FCompute>("FCompute<cpu>", COMPUTE)
+
+// _sample_<name>: one distribution per element of the parameter arrays, `shape` samples each;
+// the parameters get zero gradients (MXNet's rule)
+#define SYMNET_REGISTER_SAMPLE(NAME, INPUTS, COMPUTE, DOC)              \
+  SYMNET_REGISTER_OP(NAME)                                              \
+      .describe(DOC)                                                    \
+      .set_num_inputs(sizeof(INPUTS) / sizeof(INPUTS[0]))               \
+      .set_attr<FListInputNames>("FListInputNames", InputNames(INPUTS)) \
+      .set_attr<TDrawsRandom>("TDrawsRandom", true)                     \
+      .set_attr_parser(ParamParser<SampleParam>)                        \
+      .set_attr<FInferShape>("FInferShape", SampleShape)                \
+      .set_attr<FInferType>("FInferType", SampleType)                   \
+      .set_attr<FGradient>("FGradient", NoInputGradients)               \
+      .set_attr<FCompute>("FCompute<cpu>", COMPUTE)
 
 }  // namespace ops
 }  // namespace symnet

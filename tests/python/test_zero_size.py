@@ -153,6 +153,19 @@ CASES.update({
     "_sample_gamma": ({"alpha": _f(0,), "beta": _f(0,)}, {}),
     "_sample_exponential": ({"lam": _f(0, 2)}, {"shape": (3,)}),
     "_sample_poisson": ({"lam": _f(3, 0)}, {}),
+    "_random_negative_binomial": ({}, {"shape": (0, 2), "k": 3, "p": 0.4}),
+    "_random_generalized_negative_binomial": ({}, {"shape": (2, 0), "mu": 2.0, "alpha": 0.5}),
+    "_sample_negative_binomial": ({"k": _f(0, 2), "p": _f(0, 2)}, {"shape": (3,)}),
+    "_sample_generalized_negative_binomial": ({"mu": _f(2,), "alpha": _f(2,)}, {"shape": (0,)}),
+    "_random_uniform_like": ({"data": _f(0, 3)}, {"low": -1.0}),
+    "_random_normal_like": ({"data": _f(2, 0)}, {}),
+    "_random_gamma_like": ({"data": _f(0,)}, {"alpha": 2.0}),
+    "_random_exponential_like": ({"data": _f(0, 1)}, {}),
+    "_random_poisson_like": ({"data": _f(0,)}, {"lam": 20.0}),
+    "_random_negative_binomial_like": ({"data": _f(0, 2)}, {"k": 2, "p": 0.5}),
+    "_random_generalized_negative_binomial_like": ({"data": _f(3, 0)}, {"mu": 1.5, "alpha": 0.0}),
+    # empty rows of categories; get_prob gives the output with a gradient
+    "_sample_multinomial": ({"data": _f(0, 3)}, {"shape": (2,), "get_prob": True}),
     "_shuffle": ({"data": _f(0, 3)}, {}),
     # Embedding, the sequence ops and SoftmaxActivation (test_operator_seq.py): no indices, no
     # time steps, an empty batch
