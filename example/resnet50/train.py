@@ -174,7 +174,8 @@ def make_data(args, kv=None):
         val = mx.io.ImageRecordIter(path_imgrec=val_rec, **common)
         return train, val, "digits (built-in)"
     train = mx.io.ImageRecordIter(path_imgrec=args.data_train, shuffle=True, seed=args.seed,
-                                  random_resized_crop=True, rand_mirror=True, **common)
+                                  random_resized_crop=True, min_random_area=0.08, min_aspect_ratio=3 / 4,
+                                  max_aspect_ratio=4 / 3, rand_mirror=True, **common)
     val = None
     if args.data_val:
         val = mx.io.ImageRecordIter(path_imgrec=args.data_val, resize=int(shape[1] * 256 / 224), **common)

@@ -108,7 +108,7 @@ ImageRecordIterParams IterParams(const Args& a, const std::string& rec) {
   p.mean_r = 123.68f, p.mean_g = 116.779f, p.mean_b = 103.939f;
   p.std_r = 58.393f, p.std_g = 57.12f, p.std_b = 57.375f;
   p.seed = a.seed;
-  p.num_parts = a.ranks;  // rank r reads records r, r + ranks, ...
+  p.num_parts = a.ranks;  // rank r reads the r-th of `ranks` contiguous parts (as MXNet)
   p.part_index = a.rank;
   return p;
 }
@@ -235,7 +235,12 @@ Summary Train(const Args& a) {
     }
     ImageRecordIterParams tp = IterParams(a, train_rec);
     tp.shuffle = true;
-    if (!a.builtin) tp.random_resized_crop = tp.rand_mirror = true;
+    if (!a.builtin) {  // 8% to 100% of the area, aspect 3/4 to 4/3 (the defaults are MXNet's: 1, 1)
+      tp.random_resized_crop = tp.rand_mirror = true;
+      tp.min_random_area = 0.08f;
+      tp.min_aspect_ratio = 3.0f / 4;
+      tp.max_aspect_ratio = 4.0f / 3;
+    }
     train_it.reset(new ImageRecordIter(tp));
     if (!val_rec.empty()) {
       ImageRecordIterParams vp = IterParams(a, val_rec);

@@ -1,6 +1,9 @@
 /*! \brief RecordIO, ImageRecordIter, image decoding and data-loading worker bindings. */
 #include <omp.h>
 
+#include <map>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -15,6 +18,13 @@ namespace symnet {
 namespace python {
 
 namespace {
+
+/*! \brief An ImageRecordIter and the verbose messages it has logged. */
+struct RecordIterHandle {
+  std::shared_ptr<std::vector<std::string>> messages = std::make_shared<std::vector<std::string>>();
+  std::shared_ptr<std::mutex> mu = std::make_shared<std::mutex>();
+  std::unique_ptr<ImageRecordIter> it;
+};
 
 /*! \brief Decodes JPEG bytes to an (H, W, C) uint8 numpy array that owns the decoded pixels. */
 py::array_t<uint8_t> DecodeImage(const py::buffer& buf, int flag, bool to_rgb) {
@@ -116,98 +126,57 @@ void InitIO(py::module_& m) {
     return py::make_tuple(h.flag, h.label, h.labels, h.id, h.id2, py::bytes(payload));
   });
 
-  py::class_<ImageRecordIter>(m, "ImageRecordIter")
-      .def(py::init([](const py::dict& kw) {
-        ImageRecordIterParams p;
-        for (const auto& item : kw) {
-          const std::string k = item.first.cast<std::string>();
-          const py::handle v = item.second;
-          if (k == "path_imgrec")
-            p.path_imgrec = v.cast<std::string>();
-          else if (k == "path_imgidx")
-            p.path_imgidx = v.cast<std::string>();
-          else if (k == "data_shape")
-            p.data_shape = ShapeFromPy(v);
-          else if (k == "batch_size")
-            p.batch_size = v.cast<int>();
-          else if (k == "label_width")
-            p.label_width = v.cast<int>();
-          else if (k == "shuffle")
-            p.shuffle = v.cast<bool>();
-          else if (k == "seed")
-            p.seed = v.cast<uint64_t>();
-          else if (k == "num_parts")
-            p.num_parts = v.cast<int>();
-          else if (k == "part_index")
-            p.part_index = v.cast<int>();
-          else if (k == "preprocess_threads")
-            p.preprocess_threads = v.cast<int>();
-          else if (k == "prefetch_buffer")
-            p.prefetch_buffer = v.cast<int>();
-          else if (k == "resize")
-            p.resize = v.cast<int>();
-          else if (k == "rand_crop")
-            p.rand_crop = v.cast<bool>();
-          else if (k == "random_resized_crop")
-            p.random_resized_crop = v.cast<bool>();
-          else if (k == "min_random_area")
-            p.min_random_area = v.cast<float>();
-          else if (k == "max_random_area")
-            p.max_random_area = v.cast<float>();
-          else if (k == "min_aspect_ratio")
-            p.min_aspect_ratio = v.cast<float>();
-          else if (k == "max_aspect_ratio")
-            p.max_aspect_ratio = v.cast<float>();
-          else if (k == "rand_mirror")
-            p.rand_mirror = v.cast<bool>();
-          else if (k == "mean_r")
-            p.mean_r = v.cast<float>();
-          else if (k == "mean_g")
-            p.mean_g = v.cast<float>();
-          else if (k == "mean_b")
-            p.mean_b = v.cast<float>();
-          else if (k == "std_r")
-            p.std_r = v.cast<float>();
-          else if (k == "std_g")
-            p.std_g = v.cast<float>();
-          else if (k == "std_b")
-            p.std_b = v.cast<float>();
-          else if (k == "scale")
-            p.scale = v.cast<float>();
-          else if (k == "dtype")
-            p.dtype = DTypeFromName(v.cast<std::string>());
-          else if (k == "round_batch")
-            p.round_batch = v.cast<bool>();
-          else if (k == "skip_bad")
-            p.skip_bad = v.cast<bool>();
-          else
-            SYMNET_THROW << "ImageRecordIter: unknown argument '" << k << "'";
+  // ImageRecordIter takes its options as strings, as MXNet's iterator does (the Python wrapper
+  // formats them); verbose messages are kept for the wrapper to log (they may come from the
+  // constructor while it runs without the GIL)
+  py::class_<RecordIterHandle>(m, "ImageRecordIter")
+      .def(py::init([](const std::map<std::string, std::string>& kwargs) {
+        auto h = std::make_unique<RecordIterHandle>();
+        ImageRecordIterParams p = ImageRecordIterParams::FromStrings(kwargs);
+        auto messages = h->messages;
+        auto mu = h->mu;
+        p.log = [messages, mu](const std::string& msg) {
+          std::lock_guard<std::mutex> lock(*mu);
+          messages->push_back(msg);
+        };
+        {
+          py::gil_scoped_release release;  // a mean image may take a pass over the data
+          h->it = std::make_unique<ImageRecordIter>(p);
         }
-        return std::make_unique<ImageRecordIter>(p);
+        return h;
       }))
       .def("next",
-           [](ImageRecordIter& it) -> py::object {
+           [](RecordIterHandle& h) -> py::object {
              ImageBatch b;
              bool ok;
              {
                py::gil_scoped_release release;
-               ok = it.Next(&b);
+               ok = h.it->Next(&b);
              }
              if (!ok) return py::none();
              return py::make_tuple(b.data, b.label, b.pad, b.ids);
            })
       .def("reset",
-           [](ImageRecordIter& it) {
+           [](RecordIterHandle& h) {
              py::gil_scoped_release release;
-             it.Reset();
+             h.it->Reset();
            })
       .def("set_epoch",
-           [](ImageRecordIter& it, int e) {
+           [](RecordIterHandle& h, int e) {
              py::gil_scoped_release release;
-             it.SetEpoch(e);
+             h.it->SetEpoch(e);
            })
-      .def("num_records", &ImageRecordIter::num_records)
-      .def("num_skipped", &ImageRecordIter::num_skipped);
+      .def("num_records", [](RecordIterHandle& h) { return h.it->num_records(); })
+      .def("num_skipped", [](RecordIterHandle& h) { return h.it->num_skipped(); })
+      .def("num_prefetched", [](RecordIterHandle& h) { return h.it->num_prefetched(); })
+      .def("num_threads", [](RecordIterHandle& h) { return h.it->num_threads(); })
+      .def("take_messages", [](RecordIterHandle& h) {
+        std::lock_guard<std::mutex> lock(*h.mu);
+        std::vector<std::string> out;
+        out.swap(*h.messages);
+        return out;
+      });
+  m.def("image_record_iter_options", &ImageRecordIterParams::OptionNames);
 }
 
 }  // namespace python

@@ -182,13 +182,25 @@ class NDArrayIter(DataIter):
 
 class ImageRecordIter(DataIter):
     """Batches of decoded, augmented images from an MXNet .rec file (JPEG records), decoded in
-    C++ worker threads ahead of training. Options follow mx.io.ImageRecordIter: path_imgrec,
-    path_imgidx, data_shape, batch_size, label_width, shuffle, seed, num_parts, part_index,
-    preprocess_threads, prefetch_buffer, resize, rand_crop, random_resized_crop,
-    min_random_area, max_random_area, min_aspect_ratio, max_aspect_ratio, rand_mirror,
-    mean_r/g/b, std_r/g/b, scale, dtype, round_batch, skip_bad; data_name, label_name."""
+    C++ worker threads ahead of training. Every option of MXNet 1.9.1's mx.io.ImageRecordIter is
+    accepted and implemented, with MXNet's names and defaults (``mx.io.ImageRecordIter.options()``
+    lists them; see include/symnet/image_record_iter.h and src/io/image_augment.h): the record
+    reader (path_imgrec, path_imgidx, path_imglist, label_width, data_shape, preprocess_threads,
+    num_parts, part_index, shuffle_chunk_size/seed, seed_aug, device_id, verbose), shuffle, seed,
+    batch_size, round_batch, prefetch_buffer, ctx, dtype, the default augmenter (resize,
+    rand_crop, random_resized_crop, min/max_random_area, min/max_aspect_ratio, max_rotate_angle,
+    rotate, rotate_list, max_shear_ratio, min/max_random_scale, min/max_img_size,
+    min/max_crop_size, pad, fill_value, inter_method, brightness, contrast, saturation,
+    pca_noise, random_h/s/l) and normalisation (mirror, rand_mirror, mean_img, mean_r/g/b/a,
+    std_r/g/b/a, scale, max_random_contrast, max_random_illumination); plus symnet's skip_bad.
+    data_name and label_name name the batches' arrays. The options reach the C++ iterator as
+    strings, as MXNet's took them (data_shape=(3, 32, 32) -> "(3,32,32)"); an unknown option or
+    a bad value is an MXNetError naming it. With verbose (the default) the set-up is reported
+    through the logging module (INFO)."""
 
     def __init__(self, data_name="data", label_name="softmax_label", **kwargs):
+        import logging
+
         from . import _core
         if "path_imgrec" not in kwargs or "data_shape" not in kwargs:
             raise ValueError("ImageRecordIter needs path_imgrec and data_shape")
@@ -196,22 +208,51 @@ class ImageRecordIter(DataIter):
         for drop in ("num_parts", "part_index"):
             if kwargs.get(drop) is None:
                 kwargs.pop(drop, None)
-        if "dtype" in kwargs:
-            from .base import dtype_name
-            kwargs["dtype"] = dtype_name(kwargs["dtype"])
-        for key in ("mean_r", "mean_g", "mean_b", "std_r", "std_g", "std_b", "scale",
-                    "min_random_area", "max_random_area", "min_aspect_ratio", "max_aspect_ratio"):
-            if key in kwargs:
-                kwargs[key] = float(kwargs[key])
-        kwargs["data_shape"] = tuple(int(v) for v in kwargs["data_shape"])
-        super().__init__(int(kwargs.get("batch_size", 32)))
-        self._handle = _core.ImageRecordIter(kwargs)
+        options = {str(k): self._option_text(k, v) for k, v in kwargs.items()}
+        self._handle = _core.ImageRecordIter(options)
+        for message in self._handle.take_messages():
+            logging.getLogger(__name__).info(message)
+        shape = kwargs["data_shape"]
+        if isinstance(shape, str):  # MXNet's text form, "(3, 224, 224)"
+            import re
+            shape = re.findall(r"-?\d+", shape)
+        self.data_shape = tuple(int(v) for v in shape)
+        super().__init__(int(kwargs["batch_size"]))
         self.data_name, self.label_name = data_name, label_name
-        self.data_shape = kwargs["data_shape"]
         self.label_width = int(kwargs.get("label_width", 1))
-        self.dtype = kwargs.get("dtype", "float32")
+        dtype = kwargs.get("dtype")
+        from .base import dtype_name
+        self.dtype = "float32" if dtype is None or dtype == "None" else dtype_name(dtype)
         self.num_data = self._handle.num_records()
         self._cur = None
+
+    @staticmethod
+    def options():
+        """The option names accepted (MXNet 1.9.1's, plus skip_bad), sorted."""
+        from . import _core
+        return list(_core.image_record_iter_options())
+
+    @staticmethod
+    def _option_text(key, value):
+        """An option value as the text MXNet's iterator parses: True/False, (3,32,32), None,
+        0.5, 'float32'; rotate_list as 0,90,180."""
+        from .base import dtype_name
+        if value is None:
+            return "None"
+        if isinstance(value, (bool, np.bool_)):
+            return "True" if value else "False"
+        if key == "dtype":
+            return dtype_name(value)
+        if key == "ctx" and hasattr(value, "device_type"):
+            return "gpu" if value.device_type == "gpu" else "cpu"
+        if isinstance(value, (list, tuple, np.ndarray)):
+            items = [str(int(v)) if float(v) == int(v) else repr(float(v)) for v in value]
+            return ",".join(items) if key == "rotate_list" else "(" + ",".join(items) + ")"
+        if isinstance(value, (float, np.floating)):
+            return repr(float(value))
+        if isinstance(value, np.integer):
+            return str(int(value))
+        return str(value)
 
     @property
     def provide_data(self):
@@ -248,6 +289,16 @@ class ImageRecordIter(DataIter):
     @property
     def num_skipped(self):
         return self._handle.num_skipped()
+
+    @property
+    def num_prefetched(self):
+        """Batches decoded and waiting (at most prefetch_buffer; 0 with ctx='cpu')."""
+        return self._handle.num_prefetched()
+
+    @property
+    def num_threads(self):
+        """Decoding threads: preprocess_threads, at most the processors."""
+        return self._handle.num_threads()
 
 
 class SyntheticIter(DataIter):

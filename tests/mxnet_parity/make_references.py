@@ -937,12 +937,329 @@ def data_iter_refs():
         json.dump(results, f)
 
 
+# Gluon RNN layers and cells: (case name, spec, call). A spec names a gluon.rnn class with its
+# args and kwargs; "children" (stacks), "base" (modifiers) and "l"/"r" (BidirectionalCell) nest
+# specs. tests/python/test_gluon_rnn.py builds the same blocks from gluon_rnn.json.
+GLUON_RNN_CASES = [
+    ("rnn_relu_bi_tnc", {"cls": "RNN", "args": [6], "kwargs": {"num_layers": 2, "activation": "relu",
+                                                               "bidirectional": True, "input_size": 4}}, {}),
+    ("rnn_relu_ntc", {"cls": "RNN", "args": [6], "kwargs": {"num_layers": 2, "activation": "relu",
+                                                            "layout": "NTC", "input_size": 4}}, {}),
+    ("rnn_tanh_bi_ntc", {"cls": "RNN", "args": [6], "kwargs": {"num_layers": 2, "activation": "tanh",
+                                                               "bidirectional": True, "layout": "NTC",
+                                                               "input_size": 4}}, {}),
+    ("rnn_tanh_tnc", {"cls": "RNN", "args": [6], "kwargs": {"num_layers": 2, "activation": "tanh",
+                                                            "input_size": 4}}, {}),
+    ("lstm_bi_tnc", {"cls": "LSTM", "args": [6], "kwargs": {"num_layers": 2, "bidirectional": True,
+                                                            "input_size": 4}}, {}),
+    ("lstm_ntc", {"cls": "LSTM", "args": [6], "kwargs": {"num_layers": 2, "layout": "NTC", "input_size": 4}}, {}),
+    ("gru_bi_ntc", {"cls": "GRU", "args": [6], "kwargs": {"num_layers": 2, "bidirectional": True,
+                                                          "layout": "NTC", "input_size": 4}}, {}),
+    ("gru_tnc", {"cls": "GRU", "args": [6], "kwargs": {"num_layers": 2, "input_size": 4}}, {}),
+    ("cell_rnn_relu", {"cls": "RNNCell", "args": [5], "kwargs": {"activation": "relu", "input_size": 4}},
+     {"layout": "NTC"}),
+    ("cell_rnn_tanh", {"cls": "RNNCell", "args": [5], "kwargs": {"input_size": 4}}, {"layout": "TNC"}),
+    ("cell_lstm", {"cls": "LSTMCell", "args": [5], "kwargs": {"input_size": 4}}, {"layout": "NTC"}),
+    ("cell_gru", {"cls": "GRUCell", "args": [5], "kwargs": {"input_size": 4}}, {"layout": "TNC"}),
+    ("cell_lstm_valid_length", {"cls": "LSTMCell", "args": [5], "kwargs": {"input_size": 4}},
+     {"layout": "NTC", "valid_length": [5, 2, 4]}),
+    ("hybrid_stack", {"cls": "HybridSequentialRNNCell", "children": [
+        {"cls": "LSTMCell", "args": [5], "kwargs": {"input_size": 4}},
+        {"cls": "DropoutCell", "args": [0.0]},
+        {"cls": "ResidualCell", "base": {"cls": "GRUCell", "args": [5], "kwargs": {"input_size": 5}}},
+        {"cls": "RNNCell", "args": [3], "kwargs": {"input_size": 5}}]}, {"layout": "NTC"}),
+    ("bidirectional", {"cls": "BidirectionalCell", "l": {"cls": "LSTMCell", "args": [5], "kwargs": {"input_size": 4}},
+                       "r": {"cls": "GRUCell", "args": [3], "kwargs": {"input_size": 4}}}, {"layout": "TNC"}),
+    ("bidirectional_valid_length", {"cls": "BidirectionalCell",
+                                    "l": {"cls": "GRUCell", "args": [5], "kwargs": {"input_size": 4}},
+                                    "r": {"cls": "LSTMCell", "args": [3], "kwargs": {"input_size": 4}}},
+     {"layout": "NTC", "valid_length": [3, 5, 1]}),
+    ("sequential_bidirectional", {"cls": "SequentialRNNCell", "children": [
+        {"cls": "BidirectionalCell", "l": {"cls": "RNNCell", "args": [4], "kwargs": {"input_size": 4}},
+         "r": {"cls": "RNNCell", "args": [4], "kwargs": {"input_size": 4}}},
+        {"cls": "ResidualCell", "base": {"cls": "LSTMCell", "args": [8], "kwargs": {"input_size": 8}}}]},
+     {"layout": "TNC"}),
+]
+
+
+def build_rnn_block(rnn, spec):
+    """The gluon.rnn block a GLUON_RNN_CASES spec describes (rnn: mxnet.gluon.rnn)."""
+    cls = getattr(rnn, spec["cls"])
+    if "children" in spec:
+        block = cls()
+        for child in spec["children"]:
+            block.add(build_rnn_block(rnn, child))
+        return block
+    if "base" in spec:
+        return cls(build_rnn_block(rnn, spec["base"]))
+    if "l" in spec:
+        return cls(build_rnn_block(rnn, spec["l"]), build_rnn_block(rnn, spec["r"]))
+    return cls(*spec.get("args", []), **spec.get("kwargs", {}))
+
+
+def gluon_rnn_refs():
+    """gluon.rnn's layers (called with initial states) and cells (unrolled 5 steps, merged
+    outputs, optionally with valid lengths) on fixed inputs: OUT/gluon_rnn/<case>.params
+    (save_parameters), <case>.npz (inputs, outputs, final states, head gradients and the
+    gradients of the inputs, the initial states and every parameter by save_parameters name)
+    and OUT/gluon_rnn.json (the cases). Parameters are set from numpy: no MXNet random draws."""
+    rng = np.random.RandomState(11)
+    out_dir = os.path.join(OUT, "gluon_rnn")
+    os.makedirs(out_dir, exist_ok=True)
+    t_len, batch, feat = 5, 3, 4
+    for name, spec, call in GLUON_RNN_CASES:
+        block = build_rnn_block(mx.gluon.rnn, spec)
+        block.initialize(mx.init.Zero())
+        named = block._collect_params_with_prefix()
+        for key in sorted(named):
+            named[key].set_data(mx.nd.array(rng.uniform(-0.5, 0.5, named[key].shape).astype(np.float32)))
+        block.save_parameters(os.path.join(out_dir, name + ".params"))
+        layer = "layout" not in call
+        layout = block._layout if layer else call["layout"]
+        x = rng.uniform(-1, 1, (t_len, batch, feat) if layout == "TNC" else (batch, t_len, feat))
+        arrays = {"x": x.astype(np.float32)}
+        info = block.state_info(batch)
+        states = [rng.uniform(-0.5, 0.5, s["shape"]).astype(np.float32) for s in info]
+        for i, s in enumerate(states):
+            arrays["state%d" % i] = s
+        if "valid_length" in call:
+            arrays["valid_length"] = np.array(call["valid_length"], dtype=np.float32)
+        xs = [mx.nd.array(arrays["x"])] + [mx.nd.array(s) for s in states]
+        for a in xs:
+            a.attach_grad()
+        for p in named.values():
+            p.grad_req = "write"
+        with mx.autograd.record():
+            if layer:
+                out, new_states = block(xs[0], xs[1:])
+            else:
+                vl = mx.nd.array(arrays["valid_length"]) if "valid_length" in call else None
+                out, new_states = block.unroll(t_len, xs[0], begin_state=xs[1:], layout=layout,
+                                               merge_outputs=True, valid_length=vl)
+        heads = [out] + list(new_states)
+        head_grads = [rng.uniform(-1, 1, h.shape).astype(np.float32) for h in heads]
+        mx.autograd.backward(heads, [mx.nd.array(g) for g in head_grads])
+        arrays["out"] = out.asnumpy()
+        for i, (s, g) in enumerate(zip(new_states, head_grads[1:])):
+            arrays["out_state%d" % i] = s.asnumpy()
+            arrays["head_state%d" % i] = g
+        arrays["head_out"] = head_grads[0]
+        arrays["grad_x"] = xs[0].grad.asnumpy()
+        for i, a in enumerate(xs[1:]):
+            arrays["grad_state%d" % i] = a.grad.asnumpy()
+        for key, p in named.items():
+            arrays["grad:" + key] = p.grad().asnumpy()
+        np.savez(os.path.join(out_dir, name + ".npz"), **arrays)
+    with open(os.path.join(OUT, "gluon_rnn.json"), "w") as f:
+        json.dump({"length": t_len, "batch": batch, "features": feat,
+                   "cases": [{"name": n, "spec": s, "call": c} for n, s, c in GLUON_RNN_CASES]}, f, indent=1)
+
+
 METRIC_CASES = [("mae", {}, "regression2d"), ("mse", {}, "regression2d"), ("rmse", {}, "regression"),
                 ("f1", {}, "binary"), ("f1", {"average": "micro"}, "binary"), ("mcc", {}, "binary"),
                 ("mcc", {"average": "micro"}, "binary"), ("pearsonr", {}, "regression"),
                 ("pearsonr", {"average": "micro"}, "regression"), ("nll_loss", {}, "classes"),
                 ("perplexity", {"ignore_label": None}, "classes"), ("acc", {}, "classes"),
                 ("ce", {}, "classes"), ("top_k_accuracy", {"top_k": 2}, "classes")]
+
+
+def _jpeg_bytes(img):
+    """An RGB uint8 image as baseline JPEG bytes (written here: the venv has neither cv2 nor
+    Pillow, and symnet's ImageRecordIter reads JPEG only): 4:4:4 YCbCr, every quantiser 2, and
+    per class one Huffman table whose codes all have the same length (valid, if not compact).
+    Both frameworks decode it with libjpeg-turbo, to the same pixels."""
+    import struct
+    h, w, _ = img.shape
+    ph, pw = -(-h // 8) * 8, -(-w // 8) * 8
+    x = np.pad(img.astype(np.float64), ((0, ph - h), (0, pw - w), (0, 0)), mode="edge")
+    r, g, b = x[..., 0], x[..., 1], x[..., 2]
+    planes = [0.299 * r + 0.587 * g + 0.114 * b, -0.168736 * r - 0.331264 * g + 0.5 * b + 128,
+              0.5 * r - 0.418688 * g - 0.081312 * b + 128]
+    n = np.arange(8)
+    dct = np.sqrt(2.0 / 8) * np.cos((2 * n[None, :] + 1) * n[:, None] * np.pi / 16)
+    dct[0] /= np.sqrt(2)
+    zigzag = sorted(((i, j) for i in range(8) for j in range(8)),
+                    key=lambda t: (t[0] + t[1], t[0] if (t[0] + t[1]) % 2 else t[1]))
+    dc_symbols = list(range(12))
+    ac_symbols = [0x00, 0xF0] + [(run << 4) | size for run in range(16) for size in range(1, 11)]
+    dc_code = {s: (k, 4) for k, s in enumerate(dc_symbols)}
+    ac_code = {s: (k, 8) for k, s in enumerate(ac_symbols)}
+    bits = []
+
+    def put(value, length):
+        bits.extend((value >> (length - 1 - i)) & 1 for i in range(length))
+
+    def magnitude(v):
+        size = int(abs(v)).bit_length()
+        return size, (v if v >= 0 else v + (1 << size) - 1)
+
+    previous = [0, 0, 0]
+    for by in range(0, ph, 8):
+        for bx in range(0, pw, 8):
+            for c in range(3):
+                coef = np.rint(dct @ (planes[c][by:by + 8, bx:bx + 8] - 128) @ dct.T / 2).astype(int)
+                seq = [coef[i, j] for i, j in zigzag]
+                size, value = magnitude(seq[0] - previous[c])
+                previous[c] = seq[0]
+                put(*dc_code[size])
+                put(value, size)
+                run = 0
+                for v in seq[1:]:
+                    if v == 0:
+                        run += 1
+                        continue
+                    while run > 15:
+                        put(*ac_code[0xF0])
+                        run -= 16
+                    size, value = magnitude(v)
+                    put(*ac_code[(run << 4) | size])
+                    put(value, size)
+                    run = 0
+                if run:
+                    put(*ac_code[0x00])
+    bits.extend([1] * (-len(bits) % 8))
+    data = bytearray()
+    for i in range(0, len(bits), 8):
+        data.append(int("".join(map(str, bits[i:i + 8])), 2))
+        if data[-1] == 0xFF:
+            data.append(0)
+
+    def segment(marker, payload):
+        return struct.pack(">BBH", 0xFF, marker, len(payload) + 2) + payload
+
+    def dht(cls_id, symbols, length):
+        counts = [0] * 16
+        counts[length - 1] = len(symbols)
+        return bytes([cls_id] + counts + symbols)
+
+    return (b"\xff\xd8" + segment(0xDB, bytes([0] + [2] * 64)) +
+            segment(0xC0, struct.pack(">BHHB", 8, h, w, 3) + bytes([1, 0x11, 0, 2, 0x11, 0, 3, 0x11, 0])) +
+            segment(0xC4, dht(0x00, dc_symbols, 4) + dht(0x10, ac_symbols, 8)) +
+            segment(0xDA, bytes([3, 1, 0x00, 2, 0x00, 3, 0x00, 0, 63, 0])) + bytes(data) + b"\xff\xd9")
+
+
+# ImageRecordIter on JPEG records written here: (name, kwargs). "idx" reads with the .idx,
+# "multi" the records packed with two labels, "lst" takes two labels from the .lst; every other
+# key is an ImageRecordIter option (batch_size 5, data_shape (3, 24, 24) unless given). Random
+# options run with seed_aug, which makes MXNet's draws reproducible (per record position).
+_SA = {"seed_aug": 7}
+RECORD_ITER_CASES = [
+    ("plain", {}),
+    ("plain_idx", {"idx": True}),
+    ("no_round_batch", {"round_batch": False}),
+    ("batch_over_records", {"batch_size": 17}),
+] + [("resize_inter%d" % k, {"resize": 28, "inter_method": k}) for k in (1, 2, 3, 4, 9)] + [
+    ("resize_up_inter9", {"resize": 40, "inter_method": 9, "data_shape": [3, 36, 36]}),
+    ("crop_size_inter0", {"min_crop_size": 20, "max_crop_size": 20, "inter_method": 0}),
+    ("crop_size_inter3", {"min_crop_size": 26, "max_crop_size": 26, "inter_method": 3}),
+    ("crop_size_halve", {"min_crop_size": 24, "max_crop_size": 24, "data_shape": [3, 12, 12]}),
+    ("small_scaled_up", {"data_shape": [3, 50, 44]}),
+    ("pad_fill", {"pad": 4, "fill_value": 17, "data_shape": [3, 40, 40]}),
+    ("normalize", {"mean_r": 123.68, "mean_g": 116.28, "mean_b": 103.53, "std_r": 58.4, "std_g": 57.1,
+                   "std_b": 57.4, "scale": 0.5}),
+    ("mean_rgba_scale", {"mean_r": 10, "mean_a": 99, "std_a": 3, "scale": 2}),
+    ("uint8", {"dtype": "uint8", "mean_r": 100, "std_r": 2}),
+    ("int8", {"dtype": "int8", "mean_r": 120, "mean_g": 110.5, "mean_b": 100.4, "std_r": 3}),
+    ("float32", {"dtype": "float32", "mean_g": 50}),
+    ("mirror", {"mirror": True}),
+    ("gray", {"data_shape": [1, 24, 24], "mean_r": 100, "std_r": 2}),
+    ("label_lst", {"lst": True, "label_width": 2}),
+    ("label_multi", {"multi": True, "label_width": 2}),
+    ("aug_twice", {"aug_seq": "aug_default,aug_default", "pad": 2, "data_shape": [3, 40, 40]}),
+    ("rotate", {"rotate": 40}),
+    ("rotate_fill_cubic", {"rotate": 20, "fill_value": 0, "inter_method": 2}),
+    ("scale_fixed", {"min_random_scale": 1.3, "max_random_scale": 1.3}),
+    ("img_size", {"min_img_size": 30, "max_img_size": 30}),
+    ("verbose_threads_prefetch", {"verbose": True, "preprocess_threads": 1, "prefetch_buffer": 1,
+                                  "ctx": "cpu", "device_id": -1}),
+] + [("parts%d_%d%s" % (n, k, "_idx" if idx else ""), {"num_parts": n, "part_index": k, "idx": idx,
+                                                       "batch_size": 2})
+     for n in (2, 3) for k in range(n) for idx in (False, True)] + [
+    ("sa_rand_crop", dict(_SA, rand_crop=True)),
+    ("sa_rand_crop_idx", dict(_SA, rand_crop=True, idx=True)),
+    ("sa_rand_mirror", dict(_SA, rand_mirror=True)),
+    ("sa_max_rotate_angle", dict(_SA, max_rotate_angle=25)),
+    ("sa_rotate_list", dict(_SA, rotate_list="0,90,180,270")),
+    ("sa_max_shear_ratio", dict(_SA, max_shear_ratio=0.25)),
+    ("sa_random_scale", dict(_SA, min_random_scale=0.9, max_random_scale=1.4)),
+    ("sa_max_aspect_ratio", dict(_SA, max_aspect_ratio=0.3)),
+    ("sa_aspect_range", dict(_SA, min_aspect_ratio=0.7, max_aspect_ratio=1.3)),
+    ("sa_random_resized_crop", dict(_SA, random_resized_crop=True, min_random_area=0.25, min_aspect_ratio=0.75,
+                                    max_aspect_ratio=1.33)),
+    ("sa_random_resized_crop_area", dict(_SA, random_resized_crop=True, min_random_area=0.3, max_random_area=0.6)),
+    ("sa_crop_size_range", dict(_SA, min_crop_size=16, max_crop_size=26, rand_crop=True)),
+    ("sa_brightness", dict(_SA, brightness=0.4)),
+    ("sa_contrast", dict(_SA, contrast=0.4)),
+    ("sa_saturation", dict(_SA, saturation=0.4)),
+    ("sa_pca_noise", dict(_SA, pca_noise=0.5)),
+    ("sa_random_hsl", dict(_SA, random_h=25, random_s=40, random_l=40)),
+    ("sa_inter_method10", dict(_SA, resize=30, inter_method=10)),
+    ("sa_random_contrast_illumination", dict(_SA, max_random_contrast=0.3, max_random_illumination=20)),
+    ("sa_combined", dict(_SA, max_rotate_angle=15, max_shear_ratio=0.1, min_random_scale=0.9, max_random_scale=1.2,
+                         pad=2, fill_value=60, rand_crop=True, rand_mirror=True, random_l=20, pca_noise=0.2,
+                         inter_method=2, mean_r=120, std_r=50)),
+    ("mean_img_created", {"mean_img": "created", "resize": 28}),
+    ("mean_img_loaded", {"mean_img": "given", "scale": 0.25}),
+    ("mean_img_loaded_int8", {"mean_img": "given", "dtype": "int8"}),
+]
+
+
+def record_iter_refs():
+    """mx.io.ImageRecordIter on JPEG records written here (OUT/record_iter/: 14 images of
+    different sizes as images.rec/.idx with one label, multi.rec with two, images.lst with two):
+    every batch of the first epoch of each RECORD_ITER_CASES case in OUT/record_iter.npz, pads,
+    shapes and dtypes in OUT/record_iter.json; the mean image MXNet computes and saves, and the
+    one it is given, in OUT/record_iter/."""
+    folder = os.path.join(OUT, "record_iter")
+    os.makedirs(folder, exist_ok=True)
+    rng = np.random.RandomState(41)
+    one = mx.recordio.MXIndexedRecordIO(os.path.join(folder, "images.idx"), os.path.join(folder, "images.rec"), "w")
+    two = mx.recordio.MXRecordIO(os.path.join(folder, "multi.rec"), "w")
+    lst = []
+    for i in range(14):
+        h, w = 26 + (i * 7) % 20, 30 + (i * 11) % 21
+        yy, xx = np.mgrid[0:h, 0:w]
+        base = np.stack([xx * 255.0 / w, yy * 255.0 / h, (xx + yy) * 127.0 / (w + h) + 60], axis=-1)
+        jpeg = _jpeg_bytes(np.clip(base + rng.normal(0, 30, (h, w, 3)), 0, 255).astype(np.uint8))
+        one.write_idx(i, mx.recordio.pack(mx.recordio.IRHeader(0, float(i % 5), i, 0), jpeg))
+        two.write(mx.recordio.pack(mx.recordio.IRHeader(2, [float(i % 5), 0.5 * i], i, 0), jpeg))
+        lst.append("%d\t%f\t%f\timg%d.jpg\n" % (i, (i * 3) % 7, 0.25 * i, i))
+    one.close()
+    two.close()
+    with open(os.path.join(folder, "images.lst"), "w") as f:
+        f.writelines(lst)
+    given = np.clip(rng.normal(120, 40, (3, 24, 24)), 0, 255).astype(np.float32)
+    mx.nd.save(os.path.join(folder, "mean_given.nd"), {"mean_img": mx.nd.array(given)})
+    created = os.path.join(folder, "mean_created.nd")
+    if os.path.exists(created):
+        os.remove(created)
+    arrays, meta = {}, []
+    for name, kw in RECORD_ITER_CASES:
+        args = {"batch_size": 5, "data_shape": [3, 24, 24], "verbose": False}
+        args.update({k: v for k, v in kw.items() if k not in ("idx", "multi", "lst")})
+        args["path_imgrec"] = os.path.join(folder, "multi.rec" if kw.get("multi") else "images.rec")
+        if kw.get("idx"):
+            args["path_imgidx"] = os.path.join(folder, "images.idx")
+        if kw.get("lst"):
+            args["path_imglist"] = os.path.join(folder, "images.lst")
+        if "mean_img" in kw:
+            args["mean_img"] = os.path.join(folder, "mean_%s.nd" % kw["mean_img"])
+        args["data_shape"] = tuple(args["data_shape"])
+        it = mx.io.ImageRecordIter(**args)
+        pads = []
+        for b, batch in enumerate(it):
+            arrays["%s:%d:data" % (name, b)] = batch.data[0].asnumpy()
+            arrays["%s:%d:label" % (name, b)] = batch.label[0].asnumpy()
+            pads.append(int(batch.pad))
+        meta.append({"name": name, "kwargs": kw, "pads": pads,
+                     "provide_data": [list(it.provide_data[0].shape), np.dtype(it.provide_data[0].dtype).name],
+                     "provide_label": list(it.provide_label[0].shape),
+                     "context": str(batch.data[0].context)})
+        print("reference: record_iter", name, pads, flush=True)
+    arrays["mean_created"] = mx.nd.load(created)["mean_img"].asnumpy()
+    np.savez(os.path.join(OUT, "record_iter.npz"), **arrays)
+    with open(os.path.join(OUT, "record_iter.json"), "w") as f:
+        json.dump({"cases": meta}, f)
 
 
 def metric_refs():
@@ -1176,8 +1493,10 @@ def main():
             build(mx).save(os.path.join(OUT, "classic", name + "-symbol.json"))
     sgd_refs()
     metric_refs()
+    gluon_rnn_refs()
     image_aug_refs()
     data_iter_refs()
+    record_iter_refs()
     optimizer_refs()
     manifest["amp"] = {}
     for target in ("float16", "bfloat16"):

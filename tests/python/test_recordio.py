@@ -117,7 +117,8 @@ def test_image_record_iter_shuffle_parts_and_augmentation(tmp_path):
 
     def ids(**kw):
         it = mx.io.ImageRecordIter(path_imgrec=rec, data_shape=(3, 12, 12), batch_size=3, **kw)
-        return [tuple(b.index) for b in it], it
+        # without the padding (MXNet's parts are byte ranges, so they may differ in size)
+        return [tuple(b.index[:len(b.index) - b.pad]) for b in it], it
 
     plain, _ = ids()
     assert [i for b in plain for i in b] == list(range(12))
