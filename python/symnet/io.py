@@ -81,9 +81,10 @@ class NDArrayIter(DataIter):
     start; batch.pad says how many), 'discard' (drop it) or 'roll_over' (carry it into the next
     epoch). With shuffle the order is a fresh permutation per epoch, drawn from `seed`.
 
-    num_parts/part_index (symnet's, as ImageRecordIter's) give a rank of a distributed job its
-    share: sample i belongs to part i % num_parts, and every part gets the same number of samples
-    (floor(n / num_parts); the rest is left out) so that the ranks step together."""
+    num_parts/part_index (symnet's; ImageRecordIter's split a file by bytes, as MXNet's) give a
+    rank of a distributed job its share: sample i belongs to part i % num_parts, and every part
+    gets the same number of samples (floor(n / num_parts); the rest is left out) so that the
+    ranks step together."""
 
     def __init__(self, data, label=None, batch_size=1, shuffle=False, last_batch_handle="pad",
                  data_name="data", label_name="softmax_label", seed=0, num_parts=1, part_index=0):

@@ -93,6 +93,18 @@ void LanczosWeights(float x, float* w) {
   for (int i = 0; i < 8; ++i) w[i] *= inv;
 }
 
+/*! \brief The taps' weights at fraction f for a separable method (bilinear-like: 2 taps). */
+void TapWeights(int interp, float f, float* w) {
+  if (interp == kInterCubic) {
+    CubicWeights(f, w);
+  } else if (interp == kInterLanczos4) {
+    LanczosWeights(f, w);
+  } else {
+    w[0] = 1.f - f;
+    w[1] = f;
+  }
+}
+
 int KernelSize(int interp) {
   return interp == kInterCubic ? 4 : (interp == kInterLanczos4 ? 8 : 2);
 }
@@ -137,14 +149,7 @@ AxisTaps MakeAxisTaps(int n_in, int n_out, double scale, int interp, bool area_m
     if (pin_edges && linear_like && s < 0) f = 0, s = 0;
     if (pin_edges && linear_like && s >= n_in - 1) f = 0, s = n_in - 1;
     float w[8];
-    if (interp == kInterCubic) {
-      CubicWeights(f, w);
-    } else if (interp == kInterLanczos4) {
-      LanczosWeights(f, w);
-    } else {
-      w[0] = 1.f - f;
-      w[1] = f;
-    }
+    TapWeights(interp, f, w);
     t.first[i] = s - half + 1;
     for (int k = 0; k < t.ksize; ++k)
       t.weight[static_cast<size_t>(i) * t.ksize + k] = SatShort(w[k] * kResizeOne);
@@ -346,15 +351,7 @@ WarpTables MakeWarpTables(int interp) {
   std::vector<float> one(static_cast<size_t>(kTabSize) * ks);
   for (int i = 0; i < kTabSize; ++i) {
     const float f = static_cast<float>(i) / kTabSize;
-    float* w = &one[static_cast<size_t>(i) * ks];
-    if (interp == kInterCubic) {
-      CubicWeights(f, w);
-    } else if (interp == kInterLanczos4) {
-      LanczosWeights(f, w);
-    } else {
-      w[0] = 1.f - f;
-      w[1] = f;
-    }
+    TapWeights(interp, f, &one[static_cast<size_t>(i) * ks]);
   }
   t.w.resize(static_cast<size_t>(kTabSize) * kTabSize * kk);
   for (int fy = 0; fy < kTabSize; ++fy)
