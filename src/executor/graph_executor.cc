@@ -143,29 +143,35 @@ struct Executor::Impl {
       ctx.temp = c.temp;
       ctx.temp_bytes = c.temp_bytes;
       ctx.state = &c.state;
-      const bool timed = profiling || trace;
-      const auto start =
-          timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
       if (monitor && monitor_all) Monitor(i, dev, true);
-      const int64_t start_us = trace ? profiler::NowMicros() : 0;
+      // one clock for the trace and the per-executor profile, read after the monitor's share
+      const bool timed = profiling || trace;
+      using Clock = std::chrono::steady_clock;  // profiler::NowMicros's clock, at full resolution
+      const Clock::time_point start = timed ? Clock::now() : Clock::time_point();
       try {
         (*c.fn)(c.node->attrs, ctx, c.in, c.req, c.out);
       } catch (const Error& e) {
         SYMNET_THROW << "error in node '" << c.node->attrs.name << "' (operator "
                      << c.node->op()->name << "): " << e.what();
       }
-      // time the kernel, not the launch
-      if (timed && dev.type == Device::kGPU) cuda::Synchronize(dev.id);
-      if (trace)
-        profiler::RecordSpan(profiler::Category::kSymbolic, c.node->op()->name, dev_name,
-                             c.node->attrs.name, start_us, profiler::NowMicros());
-      if (profiling) {
-        // SYMNET_PROFILE_NODES=1 times every node on its own ("op node") instead of per op type
-        static const bool by_node = std::getenv("SYMNET_PROFILE_NODES") != nullptr;
-        auto& p =
-            profile[by_node ? c.node->op()->name + " " + c.node->attrs.name : c.node->op()->name];
-        p.first += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        ++p.second;
+      if (timed) {
+        if (dev.type == Device::kGPU) cuda::Synchronize(dev.id);  // the kernel, not the launch
+        const Clock::time_point end = Clock::now();
+        const auto us = [](Clock::time_point t) {
+          return std::chrono::duration_cast<std::chrono::microseconds>(t.time_since_epoch())
+              .count();
+        };
+        if (trace)
+          profiler::RecordSpan(profiler::Category::kSymbolic, c.node->op()->name, dev_name,
+                               c.node->attrs.name, us(start), us(end));
+        if (profiling) {
+          // SYMNET_PROFILE_NODES=1 times every node on its own ("op node"), not per op type
+          static const bool by_node = std::getenv("SYMNET_PROFILE_NODES") != nullptr;
+          auto& p =
+              profile[by_node ? c.node->op()->name + " " + c.node->attrs.name : c.node->op()->name];
+          p.first += std::chrono::duration<double>(end - start).count();
+          ++p.second;
+        }
       }
       if (monitor) Monitor(i, dev, false);
       if (grad_ready)
