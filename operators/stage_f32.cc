@@ -60,6 +60,7 @@ void StagedF32Compute(const FCompute& f32_kernel, const NodeAttrs& attrs, const 
     if (!Is16(in[i].dtype_)) continue;
     const size_t n = static_cast<size_t>(in[i].Size());
     in32[i].dptr_ = take(n);
+    in32[i].version_ = nullptr;  // shared scratch, rewritten on every call
     in32[i].dtype_ = DType::kFloat32;
     ConvertElements(in[i].dptr_, in[i].dtype_, in32[i].dptr_, DType::kFloat32, n);
   }
@@ -67,6 +68,7 @@ void StagedF32Compute(const FCompute& f32_kernel, const NodeAttrs& attrs, const 
     if (!Is16(out[i].dtype_)) continue;
     const size_t n = static_cast<size_t>(out[i].Size());
     out32[i].dptr_ = take(n);
+    out32[i].version_ = nullptr;
     out32[i].dtype_ = DType::kFloat32;
     // an output that also is an input (in place) or accumulates starts from its current value
     if (req[i] == kAddTo || req[i] == kWriteInplace)

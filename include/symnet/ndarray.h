@@ -44,8 +44,25 @@ class NDArray {
   Device device() const;
   int64_t Size() const { return shape_.Size(); }
   size_t Bytes() const { return static_cast<size_t>(Size()) * DTypeSize(dtype_); }
+  /*!
+   * \brief A writable pointer to the elements. Taking it bumps the storage's write version
+   *  (MarkWritten), so caches of the contents (a convolution's reordered weights) are rebuilt on
+   *  their next use: write through it before the array is next read by a kernel; a pointer kept
+   *  and written after that needs MarkWritten() again. Readers use read_ptr().
+   */
   void* dptr() const;
-  TBlob data() const { return TBlob(dptr(), shape_, dtype_, device()); }
+  /*! \brief A pointer for reading only: leaves the write version alone. */
+  const void* read_ptr() const;
+  /*! \brief A kernel's view for writing (bumps the write version, as dptr()). */
+  TBlob data() const { return Blob(dptr()); }
+  /*! \brief A kernel's view for reading only (the write version unchanged). */
+  TBlob read_data() const { return Blob(const_cast<void*>(read_ptr())); }
+  /*! \brief The contents changed (or will, before the next read): bumps the write version. */
+  void MarkWritten() const {
+    if (chunk_) chunk_->version().Bump();
+  }
+  /*! \brief The storage's write version (shared by all views of it); null for a none array. */
+  const ContentVersion* version() const { return chunk_ ? &chunk_->version() : nullptr; }
   const StoragePtr& storage() const { return chunk_; }
   size_t byte_offset() const { return offset_; }
 
@@ -99,6 +116,12 @@ class NDArray {
   DType dtype_ = DType::kFloat32;
   std::shared_ptr<Node> ag_node_;
   uint32_t ag_index_ = 0;
+
+  TBlob Blob(void* p) const {
+    TBlob b(p, shape_, dtype_, device());
+    b.version_ = version();
+    return b;
+  }
 };
 
 }  // namespace symnet

@@ -73,6 +73,32 @@ std::vector<Layout> PlanLayout(const IndexedGraph& g, const std::vector<Shape>& 
 size_t FuseConvBatchNorm(std::vector<NodeEntry>* heads);
 
 /*!
+ * \brief For CPU training binds, before the gradient pass: rewrites each BatchNorm -> ReLU
+ *  (Activation act_type=relu, or relu) pair whose BatchNorm results nothing else reads into one
+ *  `_FusedBatchNormReLU` node named after the ReLU, whose own backward applies the ReLU mask
+ *  inside BatchNorm's backward (oneDNN's fused normalization + ReLU). The nodes must belong to
+ *  the caller; `heads` are updated.
+ *  \return the number of pairs fused.
+ */
+size_t FuseBatchNormReLU(std::vector<NodeEntry>* heads);
+
+/*!
+ * \brief For CPU binds, before the gradient pass: rewrites each elemwise_add -> ReLU pair (a
+ *  residual sum then its ReLU) whose sum nothing else reads into one `_FusedAddReLU` node named
+ *  after the ReLU (one pass over the activations instead of two).
+ *  \return the number of pairs fused.
+ */
+size_t FuseAddReLU(std::vector<NodeEntry>* heads);
+
+/*!
+ * \brief For CPU binds, after the gradient pass: rewrites each gradient sum (add_n or
+ *  elemwise_add) whose only reader is a ReLU backward node, as its output gradient, into one
+ *  `_backward_FusedAddNReLU` node that sums and masks in a single loop.
+ *  \return the number of sums fused.
+ */
+size_t FuseGradSumReLU(std::vector<NodeEntry>* heads);
+
+/*!
  * \brief Rewrites the graph in place with `_convert_layout` copies where a channels-last region
  *  meets an op that reads or writes only the default layout (on either side of the region). The
  *  nodes must belong to the caller (the executor works on a copy of the user's graph).

@@ -5,6 +5,7 @@
 #include "symnet/device.h"
 #include "symnet/dtype.h"
 #include "symnet/shape.h"
+#include "symnet/storage.h"
 
 namespace symnet {
 
@@ -43,6 +44,13 @@ struct TBlob {
   DType dtype_ = DType::kFloat32;
   Device dev_;
   Layout layout_ = Layout::kDefault;
+  /*!
+   * \brief The write version of the memory at dptr_ when it belongs to an NDArray (or is derived
+   *  from one, see the executor's amp_cast), else null: scratch and arena memory, and any blob
+   *  whose dptr_ was pointed elsewhere (reset it then). Kernels may cache data derived from the
+   *  contents under (dptr_, version_->stamp()); null or stamp 0 means never cache.
+   */
+  const ContentVersion* version_ = nullptr;
 
   TBlob() = default;
   TBlob(void* p, Shape s, DType t, Device d = Device::CPU())
@@ -58,7 +66,9 @@ struct TBlob {
   /*! \brief Same memory seen with another (equal-size) shape. */
   TBlob Reshape(const Shape& s) const {
     SYMNET_CHECK_EQ(s.Size(), Size()) << "reshape " << shape_ << " to " << s;
-    return TBlob(dptr_, s, dtype_, dev_);
+    TBlob r(dptr_, s, dtype_, dev_);
+    r.version_ = version_;  // the same memory
+    return r;
   }
   bool channels_last() const { return layout_ == Layout::kChannelsLast; }
   /*! \brief Channels per block (8 or 16) of a blocked layout, 0 otherwise. */

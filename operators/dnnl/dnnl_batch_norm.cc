@@ -25,6 +25,7 @@ md ChannelDesc(const BatchNormConfig& c) {
 flags Flags(const BatchNormConfig& c) {
   flags f = flags::use_scale_shift;
   if (c.global_stats) f = f | flags::use_global_stats;
+  if (c.fuse_relu) f = f | flags::fuse_norm_relu;
   return f;
 }
 
@@ -59,12 +60,22 @@ bool BatchNormSupported(const Shape& shape, DType dtype, int axis) {
 
 DnnlBatchNormForward::DnnlBatchNormForward(const BatchNormConfig& cfg)
     : cfg_(cfg),
-      pd_(Noted("batch normalization forward", ForwardPD(cfg))),
+      pd_(Noted(cfg.fuse_relu ? "batch normalization forward (ReLU fused)"
+                              : "batch normalization forward",
+                ForwardPD(cfg))),
       prim_(pd_),
       scale_shift_(2 * cfg.shape[1]) {}
 
+size_t DnnlBatchNormForward::workspace_bytes() const {
+  return cfg_.fuse_relu ? pd_.workspace_desc().get_size() : 0;
+}
+
+size_t DnnlBatchNormBackward::workspace_bytes() const {
+  return cfg_.fuse_relu ? pd_.workspace_desc().get_size() : 0;
+}
+
 void DnnlBatchNormForward::Run(const void* x, const float* gamma, const float* beta, float* mean,
-                               float* var, void* y) {
+                               float* var, void* y, void* ws) {
   const md data = DataDesc(cfg_), ch = ChannelDesc(cfg_);
   std::unordered_map<int, dnnl::memory> args{
       {DNNL_ARG_SRC, Mem(data, x)},
@@ -72,6 +83,7 @@ void DnnlBatchNormForward::Run(const void* x, const float* gamma, const float* b
       {DNNL_ARG_SCALE_SHIFT, Mem(ScaleShiftDesc(cfg_), scale_shift_.data())},
       {DNNL_ARG_MEAN, Mem(ch, mean)},
       {DNNL_ARG_VARIANCE, Mem(ch, var)}};
+  if (cfg_.fuse_relu) args[DNNL_ARG_WORKSPACE] = Mem(pd_.workspace_desc(), ws);
   PackScaleShift(cfg_, gamma, beta, scale_shift_.data());
   prim_.execute(Stream(), args);
   Stream().wait();
@@ -84,12 +96,15 @@ DnnlBatchNormBackward::DnnlBatchNormBackward(const BatchNormConfig& cfg)
       dnnl::batch_normalization_backward::desc(dnnl::prop_kind::backward, data, data, cfg.eps,
                                                Flags(cfg)),
       Engine(), ForwardPD(cfg));
-  prim_ = dnnl::batch_normalization_backward(Noted("batch normalization backward", pd_));
+  prim_ = dnnl::batch_normalization_backward(Noted(
+      cfg.fuse_relu ? "batch normalization backward (ReLU fused)" : "batch normalization backward",
+      pd_));
 }
 
 void DnnlBatchNormBackward::Run(const void* dy, const void* x, const float* gamma,
                                 const float* mean, const float* var, void* dx, float* dgamma,
-                                float* dbeta, OpReqType req_gamma, OpReqType req_beta) {
+                                float* dbeta, OpReqType req_gamma, OpReqType req_beta,
+                                const void* ws) {
   const md data = DataDesc(cfg_), ch = ChannelDesc(cfg_);
   std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, Mem(data, x)},
                                              {DNNL_ARG_DIFF_DST, Mem(data, dy)},
@@ -99,6 +114,7 @@ void DnnlBatchNormBackward::Run(const void* dy, const void* x, const float* gamm
   const md ss = ScaleShiftDesc(cfg_);
   args[DNNL_ARG_SCALE_SHIFT] = Mem(ss, scale_shift_.data());
   args[DNNL_ARG_DIFF_SCALE_SHIFT] = Mem(ss, diff_scale_shift_.data());
+  if (cfg_.fuse_relu) args[DNNL_ARG_WORKSPACE] = Mem(pd_.workspace_desc(), ws);
   const int64_t n = cfg_.shape[1];
   for (int64_t i = 0; i < n; ++i) scale_shift_[i] = cfg_.use_scale ? gamma[i] : 1.0f;
   prim_.execute(Stream(), args);

@@ -136,10 +136,11 @@ DnnlConvForward::DnnlConvForward(const ConvConfig& cfg) : cfg_(cfg) {
   if (cfg.bias) bias_ = dnnl::memory(d.bias, Engine(), DNNL_MEMORY_NONE);
 }
 
-void DnnlConvForward::Run(const void* x, const void* w, const void* b, void* y, OpReqType req) {
+void DnnlConvForward::Run(const void* x, const void* w, const void* b, void* y, OpReqType req,
+                          const ContentVersion* w_version) {
   if (req == kNullOp) return;
   std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, src_.Input(x)},
-                                             {DNNL_ARG_WEIGHTS, weights_.Input(w)},
+                                             {DNNL_ARG_WEIGHTS, weights_.CachedInput(w, w_version)},
                                              {DNNL_ARG_DST, dst_.Output(y, req)}};
   if (cfg_.bias) {
     bias_.set_data_handle(const_cast<void*>(b));
@@ -197,8 +198,10 @@ DnnlFusedConvForward::DnnlFusedConvForward(const ConvConfig& cfg, bool relu, boo
 
 void DnnlFusedConvForward::Run(const void* x, const void* w, const void* b, const float* gamma,
                                const float* beta, const float* mean, const float* var, float eps,
-                               bool fix_gamma, void* y, OpReqType req) {
+                               bool fix_gamma, void* y, OpReqType req,
+                               const ContentVersion* w_version) {
   if (req == kNullOp) return;
+  const uint64_t stamp = w_version && WeightCacheEnabled() ? w_version->stamp() : 0;
   if (cfg_.bias)
     ConvertElements(b, cfg_.dtype, conv_bias_.data(), DType::kFloat32, conv_bias_.size());
   for (size_t o = 0; o < scale_.size(); ++o) {
@@ -206,10 +209,18 @@ void DnnlFusedConvForward::Run(const void* x, const void* w, const void* b, cons
     scale_[o] = s;
     shift_[o] = beta[o] + ((cfg_.bias ? conv_bias_[o] : 0.0f) - mean[o]) * s;
   }
-  user_weights_.set_data_handle(const_cast<void*>(w));
-  scale_weights_.execute(Stream(), {{DNNL_ARG_FROM, user_weights_},
-                                    {DNNL_ARG_TO, weights_},
-                                    {DNNL_ARG_ATTR_OUTPUT_SCALES, scales_}});
+  // the folded weights are a function of w and the scale alone: rebuilt when either changed
+  const bool current = stamp != 0 && stamp == w_stamp_ && w == w_ptr_ && scale_ == w_scale_;
+  CountWeightReorder(current);
+  if (!current) {
+    user_weights_.set_data_handle(const_cast<void*>(w));
+    scale_weights_.execute(Stream(), {{DNNL_ARG_FROM, user_weights_},
+                                      {DNNL_ARG_TO, weights_},
+                                      {DNNL_ARG_ATTR_OUTPUT_SCALES, scales_}});
+    w_ptr_ = w;
+    w_stamp_ = stamp;
+    w_scale_ = scale_;
+  }
   // a sum post-op reads y, so y is written in place
   const OpReqType r = sum_ ? kWriteInplace : req;
   prim_.execute(Stream(), {{DNNL_ARG_SRC, src_.Input(x)},
@@ -266,11 +277,15 @@ void DnnlConvBackward::InitData() {
 }
 
 void DnnlConvBackward::Run(const void* dy, const void* x, const void* w, void* dx, void* dw,
-                           void* db, const std::vector<OpReqType>& req) {
+                           void* db, const std::vector<OpReqType>& req,
+                           const ContentVersion* w_version) {
   if (req[0] != kNullOp) {
     if (!data_ready_) InitData();
+    // backward data wants another weight format than forward (on AVX-512 OIhw16o16i against
+    // OIhw16i16o; either primitive given the other's runs oneDNN's reference kernel), so it
+    // keeps a copy of its own
     data_prim_.execute(Stream(), {{DNNL_ARG_DIFF_DST, d_dst_data_.Input(dy)},
-                                  {DNNL_ARG_WEIGHTS, weights_.Input(w)},
+                                  {DNNL_ARG_WEIGHTS, weights_.CachedInput(w, w_version)},
                                   {DNNL_ARG_DIFF_SRC, d_src_.Output(dx, req[0])}});
     d_src_.Commit(dx, req[0]);
   }

@@ -44,7 +44,10 @@ std::pair<Layout, Layout> PreferredConvLayouts(const ops::ConvGeometry& geo, DTy
 class DnnlConvForward {
  public:
   explicit DnnlConvForward(const ConvConfig& cfg);
-  void Run(const void* x, const void* w, const void* b, void* y, OpReqType req);
+  /*! \param w_version w's write version (TBlob::version_): the weights reordered into the
+   *   primitive's format are kept while it stays the same; null reorders on every call */
+  void Run(const void* x, const void* w, const void* b, void* y, OpReqType req,
+           const ContentVersion* w_version = nullptr);
   const ConvConfig& config() const { return cfg_; }
   const char* impl() const { return pd_.impl_info_str(); }
 
@@ -72,7 +75,8 @@ class DnnlFusedConvForward {
    * \param gamma, beta, mean, var BatchNorm's float32 parameters and moving statistics
    */
   void Run(const void* x, const void* w, const void* b, const float* gamma, const float* beta,
-           const float* mean, const float* var, float eps, bool fix_gamma, void* y, OpReqType req);
+           const float* mean, const float* var, float eps, bool fix_gamma, void* y, OpReqType req,
+           const ContentVersion* w_version = nullptr);
   const ConvConfig& config() const { return cfg_; }
   /*! \brief False when the sum post-op cannot write the caller's format (run the chain unfused). */
   bool usable() const { return usable_; }
@@ -88,6 +92,11 @@ class DnnlFusedConvForward {
   DnnlOperand src_, dst_;
   StoragePtr weights_buf_;
   std::vector<float> scale_, shift_, conv_bias_;
+  // what weights_ holds: w at write version w_stamp_ (0: nothing trustworthy) scaled by w_scale_.
+  // The scale is compared by value, which covers every way gamma, var, eps or fix_gamma change.
+  const void* w_ptr_ = nullptr;
+  uint64_t w_stamp_ = 0;
+  std::vector<float> w_scale_;
 };
 
 /*!
@@ -98,8 +107,9 @@ class DnnlFusedConvForward {
 class DnnlConvBackward {
  public:
   explicit DnnlConvBackward(const ConvConfig& cfg);
+  /*! \param w_version as DnnlConvForward::Run's */
   void Run(const void* dy, const void* x, const void* w, void* dx, void* dw, void* db,
-           const std::vector<OpReqType>& req);
+           const std::vector<OpReqType>& req, const ContentVersion* w_version = nullptr);
   const ConvConfig& config() const { return cfg_; }
 
  private:

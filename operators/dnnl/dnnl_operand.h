@@ -6,6 +6,7 @@
 #define SYMNET_OPERATORS_DNNL_DNNL_OPERAND_H_
 
 #include "dnnl_common.h"
+#include "dnnl_weight_stats.h"
 #include "symnet/storage.h"
 #include "symnet/tensor.h"
 
@@ -23,6 +24,12 @@ class DnnlOperand {
   /*! \brief Memory holding the input in the primitive's format (reorders when needed). */
   const dnnl::memory& Input(const void* user_ptr);
   /*!
+   * \brief Input() for contents that seldom change (weights): the reorder is skipped when the
+   *  owned copy was made from the same memory at the same write version (see ContentVersion;
+   *  null or stamp 0: reorders as Input()). Counted in WeightReorderStats().
+   */
+  const dnnl::memory& CachedInput(const void* user_ptr, const ContentVersion* version);
+  /*!
    * \brief Memory the primitive writes for an output with request `req`: the user buffer when
    *  formats agree and req writes, else the owned buffer (kNullOp: written and dropped).
    */
@@ -36,6 +43,10 @@ class DnnlOperand {
 
   dnnl::memory::desc user_md_, prim_md_;
   bool same_ = true;
+  // what the owned buffer holds for CachedInput: a copy of cached_ptr_ at write version
+  // cached_stamp_ (0: nothing trustworthy)
+  const void* cached_ptr_ = nullptr;
+  uint64_t cached_stamp_ = 0;
   StoragePtr buf_;
   dnnl::memory user_mem_, prim_mem_;
   dnnl::reorder to_prim_, to_user_, add_to_user_;

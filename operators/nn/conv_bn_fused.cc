@@ -120,6 +120,7 @@ void RunUnfused(FusedConvBNState* st, const FusedConvBNParam& p, const OpContext
   };
   TBlob conv_y = y;
   conv_y.dptr_ = grow(&st->conv_out, y.Bytes());
+  conv_y.version_ = nullptr;  // scratch, not y's memory
   OpContext sub = ctx;
   sub.state = &st->conv_slot;
   (*p.conv.op->attr<FCompute>(key))(p.conv, sub, std::vector<TBlob>(in.begin(), in.begin() + nc),
@@ -131,7 +132,10 @@ void RunUnfused(FusedConvBNState* st, const FusedConvBNParam& p, const OpContext
   bn_in.insert(bn_in.end(), in.begin() + nc, in.begin() + nc + 4);
   // with a residual BatchNorm writes aside: y may share its buffer with the residual
   TBlob bn_y = y;
-  if (p.with_sum) bn_y.dptr_ = grow(&st->bn_out, y.Bytes());
+  if (p.with_sum) {
+    bn_y.dptr_ = grow(&st->bn_out, y.Bytes());
+    bn_y.version_ = nullptr;
+  }
   const TBlob mean(stats, Shape{c}, in[nc].dtype_),
       var(stats + stat_bytes, Shape{c}, in[nc].dtype_);
   sub.state = &st->bn_slot;
@@ -179,7 +183,7 @@ void FusedConvBNCompute(const NodeAttrs& attrs, const OpContext& ctx, const std:
   }
   st.fused->Run(in[0].dptr_, in[1].dptr_, cp.no_bias ? nullptr : in[2].dptr_, in[nc].dptr<float>(),
                 in[nc + 1].dptr<float>(), in[nc + 2].dptr<float>(), in[nc + 3].dptr<float>(),
-                bp.eps, bp.fix_gamma, out[0].dptr_, req[0]);
+                bp.eps, bp.fix_gamma, out[0].dptr_, req[0], in[1].version_);
 }
 
 SYMNET_REGISTER_OP(_FusedConvBN)

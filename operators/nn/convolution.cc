@@ -132,7 +132,8 @@ void ConvForward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector
         return s;
       },
       [&](const ConvForwardState& s) { return s.conv->config() == cfg; });
-  st.conv->Run(in[0].dptr_, in[1].dptr_, p.no_bias ? nullptr : in[2].dptr_, out[0].dptr_, req[0]);
+  st.conv->Run(in[0].dptr_, in[1].dptr_, p.no_bias ? nullptr : in[2].dptr_, out[0].dptr_, req[0],
+               in[1].version_);
 }
 
 /*! \brief Inputs (dy, x, w); outputs (dx, dw[, db]). */
@@ -158,7 +159,7 @@ void ConvBackward(const NodeAttrs& attrs, const OpContext& ctx, const std::vecto
       },
       [&](const ConvBackwardState& s) { return s.conv->config() == cfg; });
   st.conv->Run(in[0].dptr_, in[1].dptr_, in[2].dptr_, out[0].dptr_, out[1].dptr_,
-               p.no_bias ? nullptr : out[2].dptr_, req);
+               p.no_bias ? nullptr : out[2].dptr_, req, in[2].version_);
 }
 
 }  // namespace

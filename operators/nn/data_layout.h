@@ -68,6 +68,7 @@ inline TBlob ChannelsFirstView(const TBlob& b, bool channels_last) {
   if (!channels_last) return b;
   TBlob v(b.dptr_, ToChannelsFirst(b.shape_), b.dtype_, b.dev_);
   v.layout_ = Layout::kChannelsLast;
+  v.version_ = b.version_;  // the same memory
   return v;
 }
 

@@ -160,7 +160,7 @@ void DeconvForwardCPU(const DeconvolutionParam& p, const NodeAttrs& attrs, const
         },
         [&](const DeconvForwardState& s) { return s.conv->config() == cfg; });
     st.conv->Run(in[0].dptr_, nullptr, in[1].dptr_, out[0].dptr_, nullptr, nullptr,
-                 {req[0], kNullOp});
+                 {req[0], kNullOp}, in[1].version_);
   }
   if (!p.no_bias) DeconvAddBias<cpu>(out[0], in[2]);
 }
@@ -199,7 +199,7 @@ void DeconvBackwardCPU(const DeconvolutionParam& p, const NodeAttrs& attrs, cons
       [&](const DeconvBackwardState& s) { return s.cfg == cfg; });
   if (req[0] != kNullOp) {
     if (!st.data) st.data = std::make_unique<dnnl_util::DnnlConvForward>(cfg);
-    st.data->Run(dy.dptr_, w.dptr_, nullptr, dx.dptr_, req[0]);
+    st.data->Run(dy.dptr_, w.dptr_, nullptr, dx.dptr_, req[0], w.version_);
   }
   if (req[1] != kNullOp) {
     if (!st.weights) st.weights = std::make_unique<dnnl_util::DnnlConvBackward>(cfg);

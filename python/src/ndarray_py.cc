@@ -54,8 +54,13 @@ void InitNDArray(py::module_& m) {
                                return py::make_tuple(static_cast<int>(a.device().type),
                                                      a.device().id);
                              })
+      // the address leaves symnet: writes through it cannot bump the write version, so
+      // nothing derived from these contents (reordered weights) may be cached any more
       .def_property_readonly("data_ptr",
-                             [](const NDArray& a) { return reinterpret_cast<uintptr_t>(a.dptr()); })
+                             [](const NDArray& a) {
+                               if (a.version()) a.version()->Untrack();
+                               return reinterpret_cast<uintptr_t>(a.dptr());
+                             })
       .def("is_none", &NDArray::is_none)
       .def("asnumpy", &AsNumpy)
       .def("copy_from_numpy", &CopyFromNumpy)

@@ -1,5 +1,6 @@
 /*! \brief Profiler bindings (mx.profiler): configuration, state, records and their dumps. */
 #include "bindings.h"
+#include "operators/dnnl/dnnl_weight_stats.h"
 #include "symnet/profiler.h"
 
 namespace symnet {
@@ -39,6 +40,15 @@ void InitProfiler(py::module_& m) {
   m.def("profiler_aggregate", &profiler::AggregateTable, py::arg("json"), py::arg("sort_by"),
         py::arg("ascending"), py::arg("reset"));
   m.def("profiler_clear", &profiler::Clear);
+  // a debug statistic: weight reorders into oneDNN formats run and skipped (kept copy current)
+  m.def("weight_reorder_stats", [] {
+    const auto c = dnnl_util::WeightReorderStats();
+    py::dict d;
+    d["reordered"] = c.reordered;
+    d["reused"] = c.reused;
+    return d;
+  });
+  m.def("set_weight_cache", &dnnl_util::SetWeightCacheEnabled);
   m.def(
       "profiler_record_span",
       [](const std::string& category, const std::string& name, const std::string& domain,

@@ -24,6 +24,26 @@ GradReq GradReqFromString(const std::string& s) {
   SYMNET_THROW << "unknown grad_req '" << s << "'; expected 'write', 'add' or 'null'";
 }
 
+/*!
+ * \brief The write version of an amp_cast's output in the arena: it follows the version of the
+ *  array cast (the cast is a pure function of it), so a convolution reading the 16-bit copy of
+ *  an unchanged weight may keep its reordered weights. Its own stamps are fresh (see
+ *  ContentVersion), so it never names another buffer's contents.
+ */
+struct DerivedVersion {
+  const ContentVersion* source = nullptr;
+  ContentVersion version;
+  uint64_t seen = 0;  // the source stamp the output was last made from; 0: none yet
+  /*! \param before the source's stamp when the cast started */
+  void After(uint64_t before) {
+    const uint64_t now = source->stamp();
+    if (now == 0) version.Untrack();
+    if (before == now && now == seen) return;  // made from the same contents as last time
+    version.Bump();
+    seen = before == now ? now : 0;  // written during the cast: never trust this copy
+  }
+};
+
 /*! \brief One pre-resolved kernel call. */
 struct OpCall {
   const Node* node;
@@ -33,12 +53,17 @@ struct OpCall {
   std::unique_ptr<OpState> state;
   void* temp = nullptr;
   size_t temp_bytes = 0;
+  // write versions of arrays (not arena memory) this call writes: bumped after it ran, as
+  // NDArray::dptr() bumps them for writes outside executors (outputs, mutated inputs)
+  std::vector<const ContentVersion*> writes;
+  DerivedVersion* derived = nullptr;  // an amp_cast of an array into the arena
 };
 
 struct Executor::Impl {
   std::vector<OpCall> calls;
   size_t num_forward_calls = 0;
   StoragePtr arena;
+  std::vector<std::unique_ptr<DerivedVersion>> derived;
   std::vector<NDArray> head_grads;  // none where the head gradient is never read
   bool head_grads_filled = false;
   std::vector<std::string> output_names;
@@ -77,9 +102,19 @@ struct Executor::Impl {
   void Run(size_t begin, size_t end, bool is_train, Device dev) {
     if (dev.type == Device::kGPU && options->cuda_graphs && capturable && !profiling &&
         !grad_ready && !monitor && !profiler::Recording(profiler::Category::kSymbolic) &&
-        RunCaptured(begin, end, is_train, dev))
-      return;
-    RunCalls(begin, end, is_train, dev);
+        RunCaptured(begin, end, is_train, dev)) {
+      for (size_t i = begin; i < end; ++i) Written(calls[i], 0);
+    } else {
+      RunCalls(begin, end, is_train, dev);
+    }
+    // the outputs are NDArray views of the arena, which the user may hand to other kernels
+    arena->version().Bump();
+  }
+
+  /*! \brief After call c ran: the arrays it wrote have new contents (see OpCall::writes). */
+  static void Written(const OpCall& c, uint64_t source_before) {
+    for (const ContentVersion* v : c.writes) v->Bump();
+    if (c.derived) c.derived->After(source_before);
   }
 
   /*!
@@ -148,12 +183,15 @@ struct Executor::Impl {
       const bool timed = profiling || trace;
       using Clock = std::chrono::steady_clock;  // profiler::NowMicros's clock, at full resolution
       const Clock::time_point start = timed ? Clock::now() : Clock::time_point();
+      const uint64_t source_before = c.derived ? c.derived->source->stamp() : 0;
       try {
         (*c.fn)(c.node->attrs, ctx, c.in, c.req, c.out);
       } catch (const Error& e) {
+        Written(c, 0);  // it may have written part of its outputs
         SYMNET_THROW << "error in node '" << c.node->attrs.name << "' (operator "
                      << c.node->op()->name << "): " << e.what();
       }
+      Written(c, source_before);
       if (timed) {
         if (dev.type == Device::kGPU) cuda::Synchronize(dev.id);  // the kernel, not the launch
         const Clock::time_point end = Clock::now();
@@ -188,12 +226,16 @@ struct Executor::Impl {
     const std::vector<std::string>& names = monitor_names[i];
     if (names.empty()) return;
     if (inputs) {
-      for (size_t k = 0; k < c.in.size() && c.out.size() + k < names.size(); ++k)
+      for (size_t k = 0; k < c.in.size() && c.out.size() + k < names.size(); ++k) {
         monitor(names[c.out.size() + k], DefaultLayoutView(c.in[k], dev));
+        // the callback got a writable array over the input's memory
+        if (c.in[k].version_) c.in[k].version_->Bump();
+      }
       return;
     }
     for (size_t k = 0; k < c.out.size(); ++k)
-      if (c.req[k] != kNullOp) monitor(names[k], DefaultLayoutView(c.out[k], dev));
+      if (c.req[k] != kNullOp && !names[k].empty())
+        monitor(names[k], DefaultLayoutView(c.out[k], dev));
   }
 
   /*!
@@ -313,7 +355,14 @@ std::unique_ptr<Executor> Executor::Bind(const Symbol& symbol, Device dev,
   const std::vector<NodePtr> g_args = gsym.ArgumentNodes(), g_aux = gsym.AuxiliaryNodes();
   const bool any_grad = std::any_of(grad_reqs.begin(), grad_reqs.end(),
                                     [](GradReq r) { return r != GradReq::kNull; });
-  if (!any_grad && options.fuse && dev.type == Device::kCPU) FuseConvBatchNorm(&gsym.outputs);
+  // training binds fuse what oneDNN or one loop can do in one pass (BatchNorm + ReLU, a residual
+  // sum + ReLU); the fused nodes bring their own backward ops, so this precedes the gradient
+  const bool fuse_cpu = options.fuse && dev.type == Device::kCPU;
+  if (!any_grad && fuse_cpu) FuseConvBatchNorm(&gsym.outputs);
+  if (any_grad && fuse_cpu) {
+    FuseBatchNormReLU(&gsym.outputs);
+    FuseAddReLU(&gsym.outputs);
+  }
   std::vector<NodeEntry> heads = gsym.outputs;
   const size_t num_outputs = heads.size();
   std::vector<NodePtr> xs;
@@ -333,6 +382,8 @@ std::unique_ptr<Executor> Executor::Bind(const Symbol& symbol, Device dev,
     }
     grad_entries = Gradient(heads, xs, ys_grads);
     heads.insert(heads.end(), grad_entries.begin(), grad_entries.end());
+    if (fuse_cpu && FuseGradSumReLU(&heads) > 0)  // a gradient sum read only by a ReLU's gradient
+      grad_entries.assign(heads.begin() + num_outputs, heads.end());
   }
   std::unordered_map<const Node*, NDArray> var_arrays;
   for (size_t i = 0; i < g_args.size(); ++i) var_arrays[g_args[i].get()] = args[i];
@@ -402,6 +453,22 @@ std::unique_ptr<Executor> Executor::Bind(const Symbol& symbol, Device dev,
     blobs[e] = impl.head_grads[i].data();
   }
   for (const auto& kv : grad_of_entry) blobs[kv.first] = arg_grads[kv.second].data();
+  // an amp_cast of an array into the arena gets a write version that follows the array's
+  static const Op* amp_cast = Op::Get("amp_cast");
+  std::unordered_map<uint32_t, DerivedVersion*> derived_of_node;
+  for (uint32_t nid = 0; nid < g.num_nodes(); ++nid) {
+    const Node& n = g.node(nid);
+    if (n.is_variable() || n.op() != amp_cast || g[nid].inputs.size() != 1) continue;
+    const uint32_t e = g.entry_id(nid, 0);
+    const TBlob& src = blobs[g.entry_id(g[nid].inputs[0])];
+    if (src.version_ == nullptr || plan.entry_offset[e] == MemoryPlan::kExternal ||
+        src.dptr_ == blobs[e].dptr_)
+      continue;
+    impl.derived.push_back(std::make_unique<DerivedVersion>());
+    impl.derived.back()->source = src.version_;
+    blobs[e].version_ = &impl.derived.back()->version;
+    derived_of_node[nid] = impl.derived.back().get();
+  }
 
   // 5. the op calls, in order; forward nodes come first in the indexed graph. A gradient output
   //    that nothing reads (the data gradient of the first convolution when the data needs none)
@@ -423,9 +490,25 @@ std::unique_ptr<Executor> Executor::Bind(const Symbol& symbol, Device dev,
     c.node = &n;
     c.fn = fn;
     for (const auto& in : g[nid].inputs) c.in.push_back(blobs[g.entry_id(in)]);
+    auto it_derived = derived_of_node.find(nid);
+    if (it_derived != derived_of_node.end()) c.derived = it_derived->second;
+    // the arrays it writes: outputs, inputs it mutates (BatchNorm's moving statistics, optimizer
+    // states) and, for host callbacks (Custom) whose code sees every input writable, all inputs
+    auto writes = [&c](const TBlob& b) {
+      if (b.version_ && std::find(c.writes.begin(), c.writes.end(), b.version_) == c.writes.end())
+        c.writes.push_back(b.version_);
+    };
+    const THostCallback* host_code = n.op()->attr<THostCallback>("THostCallback");
+    if (host_code && *host_code) {
+      for (const TBlob& b : c.in) writes(b);
+    } else if (const auto* fmut = n.op()->attr<FMutateInputs>("FMutateInputs")) {
+      for (uint32_t k : (*fmut)(n.attrs))
+        if (k < c.in.size()) writes(c.in[k]);
+    }
     for (uint32_t i = 0; i < n.num_outputs(); ++i) {
       const uint32_t e = g.entry_id(nid, i);
       c.out.push_back(blobs[e]);
+      if (c.derived == nullptr) writes(blobs[e]);
       OpReqType req = plan.inplace_source[e] >= 0 ? kWriteInplace : kWriteTo;
       const TIsBackward* backward = n.op()->attr<TIsBackward>("TIsBackward");
       if (!read[e] && !keep_alive[e] && backward && *backward) req = kNullOp;
@@ -577,8 +660,13 @@ void Executor::SetMonitorCallback(MonitorCallback callback, bool monitor_all) {
     const Node& n = *impl.calls[i].node;
     if (n.op()->name == "_convert_layout") continue;
     std::vector<std::string>& names = impl.monitor_names[i];
+    // a node the bind's fusion made shows its visible outputs only: the others (a ReLU mask in
+    // bytes, statistics nothing read) were never the user's; "" skips an output
+    const auto* visible = n.op()->attr<FNumVisibleOutputs>("FNumVisibleOutputs");
+    const bool fused = n.op()->name.compare(0, 6, "_Fused") == 0;
+    const uint32_t shown = fused && visible ? (*visible)(n.attrs) : n.num_outputs();
     for (uint32_t k = 0; k < n.num_outputs(); ++k)
-      names.push_back(OutputName(NodeEntry{owners.at(&n), k, 0}));
+      names.push_back(k < shown ? OutputName(NodeEntry{owners.at(&n), k, 0}) : std::string());
     if (monitor_all) {
       // as MXNet's monitor: the op's own input names, else input0, input1, ...
       const auto* f = n.op()->attr<FListInputNames>("FListInputNames");

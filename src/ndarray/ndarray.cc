@@ -25,7 +25,13 @@ NDArray::NDArray(StoragePtr chunk, size_t offset, const Shape& shape, DType dtyp
 Device NDArray::device() const { return chunk_ ? chunk_->device() : Device::CPU(); }
 
 void* NDArray::dptr() const {
-  return chunk_ ? static_cast<char*>(chunk_->ptr()) + offset_ : nullptr;
+  if (!chunk_) return nullptr;
+  chunk_->version().Bump();
+  return static_cast<char*>(chunk_->ptr()) + offset_;
+}
+
+const void* NDArray::read_ptr() const {
+  return chunk_ ? static_cast<const char*>(chunk_->ptr()) + offset_ : nullptr;
 }
 
 NDArray NDArray::Zeros(const Shape& shape, Device dev, DType dtype) {
@@ -116,24 +122,28 @@ void NDArray::Fill(double value) const {
     }
     for (size_t i = 0; i < n; ++i) p[i] = v;
   });
+  MarkWritten();  // again after the write, see CopyFrom
 }
 
 void NDArray::CopyFrom(const NDArray& src) const {
   SYMNET_CHECK(!src.is_none() && !is_none()) << "copy from or to a none array";
   SYMNET_CHECK_EQ(src.Size(), Size())
       << "cannot copy an array of shape " << src.shape() << " into one of shape " << shape_;
-  if (src.dptr() == dptr() && src.dtype() == dtype_) return;
+  if (src.read_ptr() == read_ptr() && src.dtype() == dtype_) return;
   const Device sd = src.device(), dd = device();
   const size_t n = static_cast<size_t>(Size());
   if (sd.type != Device::kGPU && dd.type != Device::kGPU) {
-    ConvertElements(src.dptr(), src.dtype(), dptr(), dtype_, n);
+    ConvertElements(src.read_ptr(), src.dtype(), dptr(), dtype_, n);
   } else if (src.dtype() == dtype_) {
-    cuda::CopyBytes(dptr(), dd, src.dptr(), sd, Bytes());
+    cuda::CopyBytes(dptr(), dd, src.read_ptr(), sd, Bytes());
   } else if (sd == dd) {
-    cuda::Convert(src.dptr(), src.dtype(), dptr(), dtype_, n, dd.id);
+    cuda::Convert(src.read_ptr(), src.dtype(), dptr(), dtype_, n, dd.id);
   } else {  // convert where the source is, then copy across
     CopyFrom(src.AsType(dtype_));
   }
+  // dptr() bumped the write version before the write; bumping once more after it means a reader
+  // that raced with the copy cannot have cached half-written contents under the final stamp
+  MarkWritten();
 }
 
 void NDArray::CopyFromBuffer(const void* data, DType src_dtype) const {
@@ -147,17 +157,18 @@ void NDArray::CopyFromBuffer(const void* data, DType src_dtype) const {
     ConvertElements(data, src_dtype, host.data(), dtype_, n);
     cuda::CopyBytes(dptr(), device(), host.data(), Device::CPU(), Bytes());
   }
+  MarkWritten();  // again after the write, see CopyFrom
 }
 
 void NDArray::CopyToBuffer(void* data, DType dst_dtype) const {
   const size_t n = static_cast<size_t>(Size());
   if (device().type != Device::kGPU) {
-    ConvertElements(dptr(), dtype_, data, dst_dtype, n);
+    ConvertElements(read_ptr(), dtype_, data, dst_dtype, n);
   } else if (dst_dtype == dtype_) {
-    cuda::CopyBytes(data, Device::CPU(), dptr(), device(), Bytes());
+    cuda::CopyBytes(data, Device::CPU(), read_ptr(), device(), Bytes());
   } else {
     std::vector<char> host(Bytes());
-    cuda::CopyBytes(host.data(), Device::CPU(), dptr(), device(), Bytes());
+    cuda::CopyBytes(host.data(), Device::CPU(), read_ptr(), device(), Bytes());
     ConvertElements(host.data(), dtype_, data, dst_dtype, n);
   }
 }
@@ -171,7 +182,7 @@ double NDArray::GetDouble(int64_t i) const {
   double v = 0;
   const size_t size = DTypeSize(dtype_);
   char elem[16];
-  const char* src = static_cast<const char*>(dptr()) + i * size;
+  const char* src = static_cast<const char*>(read_ptr()) + i * size;
   if (device().type == Device::kGPU) {
     cuda::CopyBytes(elem, Device::CPU(), src, device(), size);
   } else {

@@ -84,10 +84,10 @@ void WriteArray(Writer* w, const NDArray& a, bool v3) {
   if (a.device().type == Device::kGPU) {  // copy GPU data to the host first
     NDArray host(a.shape(), Device::CPU(), a.dtype());
     host.CopyFrom(a);
-    w->Bytes(host.dptr(), host.Bytes());
+    w->Bytes(host.read_ptr(), host.Bytes());
     return;
   }
-  w->Bytes(a.dptr(), a.Bytes());
+  w->Bytes(a.read_ptr(), a.Bytes());
 }
 
 Shape ReadShape(Reader* r, bool int64_dims, int32_t ndim) {

@@ -31,6 +31,11 @@ void CountBytes(Device dev, int64_t delta) {
 }
 }  // namespace
 
+uint64_t ContentVersion::NextStamp() {
+  static std::atomic<uint64_t> next{1};  // 0 is "untracked"
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+
 StorageChunk::~StorageChunk() {
   if (!owned_) return;
   if (ptr_ && dev_.type == Device::kGPU) {

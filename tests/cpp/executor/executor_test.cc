@@ -71,6 +71,33 @@ TEST(Executor, GradReqNullAndAdd) {
   EXPECT_NE(exe->DebugString().find("(add)"), std::string::npos);
 }
 
+TEST(Executor, RunsBumpTheVersionsOfTheArraysTheyWrite) {
+  // what kernels cache from an array (reordered weights) must see every write an executor makes
+  auto net = test::SmallMLP(8, 3);
+  std::map<std::string, GradReq> reqs{{"data", GradReq::kNull}, {"softmax_label", GradReq::kNull}};
+  auto exe = Executor::SimpleBind(net, Device::CPU(), {{"data", Shape{4, 5}}}, {}, reqs);
+  for (size_t i = 0; i < exe->arg_arrays().size(); ++i) {
+    NDArray a = exe->arg_arrays()[i];
+    test::FillRandom(&a, static_cast<uint32_t>(i));
+  }
+  exe->arg_arrays().back().Fill(1);  // a class index
+  auto stamps = [](const std::vector<NDArray>& v) {
+    std::vector<uint64_t> s;
+    for (const auto& a : v) s.push_back(a.is_none() ? 0 : a.version()->stamp());
+    return s;
+  };
+  const auto args = stamps(exe->arg_arrays()), grads = stamps(exe->grad_arrays());
+  const uint64_t out = exe->outputs()[0].version()->stamp();
+  exe->Forward(true);
+  EXPECT_EQ(stamps(exe->arg_arrays()), args);  // read, not written
+  EXPECT_NE(exe->outputs()[0].version()->stamp(), out);
+  exe->Backward();
+  const auto after = stamps(exe->grad_arrays());
+  for (size_t i = 0; i < grads.size(); ++i)
+    if (!exe->grad_arrays()[i].is_none()) EXPECT_NE(after[i], grads[i]) << "gradient " << i;
+  EXPECT_EQ(stamps(exe->arg_arrays()), args);
+}
+
 TEST(Executor, MemoryReportForBatch256) {
   auto net = test::SmallMLP(128, 10);
   auto exe = Executor::SimpleBind(net, Device::CPU(), {{"data", Shape{256, 64}}});

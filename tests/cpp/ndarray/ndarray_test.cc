@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <vector>
 
 #include "symnet/runtime.h"
 
@@ -49,6 +50,43 @@ TEST(NDArray, ViewsShareMemory) {
   EXPECT_EQ(r.dptr(), a.dptr());
   EXPECT_THROW(a.Reshape({5, -1}), Error);
   EXPECT_THROW(a.Slice(2, 5), Error);
+}
+
+TEST(NDArray, WritesBumpTheWriteVersionAndReadsDoNot) {
+  NDArray a = NDArray::Zeros({2, 3});
+  NDArray b = NDArray::Full({6}, 3.0);
+  const ContentVersion* v = a.version();
+  ASSERT_NE(v, nullptr);
+  EXPECT_NE(v->stamp(), 0u);
+  EXPECT_NE(v->stamp(), b.version()->stamp());  // stamps are never shared
+  auto bumped = [v](auto&& op) {
+    const uint64_t before = v->stamp();
+    op();
+    return v->stamp() != before;
+  };
+  EXPECT_FALSE(bumped([&] { a.read_ptr(); }));
+  EXPECT_FALSE(bumped([&] { a.read_data(); }));
+  EXPECT_FALSE(bumped([&] { a.GetDouble(0); }));
+  EXPECT_FALSE(bumped([&] { b.CopyFrom(a); }));  // a is only read
+  std::vector<float> host(6);
+  EXPECT_FALSE(bumped([&] { a.CopyToBuffer(host.data(), DType::kFloat32); }));
+  EXPECT_TRUE(bumped([&] { a.dptr(); }));
+  EXPECT_TRUE(bumped([&] { a.data(); }));
+  EXPECT_EQ(a.data().version_, v);
+  EXPECT_EQ(a.read_data().version_, v);
+  EXPECT_TRUE(bumped([&] { a.Fill(1); }));
+  EXPECT_TRUE(bumped([&] { a.CopyFrom(b); }));
+  EXPECT_TRUE(bumped([&] { a.CopyFromBuffer(host.data(), DType::kFloat32); }));
+  EXPECT_TRUE(bumped([&] { a.MarkWritten(); }));
+  // views share their storage's version: writing a row invalidates the whole array
+  EXPECT_EQ(a.Slice(1, 2).version(), v);
+  EXPECT_TRUE(bumped([&] { a.At(1).Fill(2); }));
+  EXPECT_EQ(a.read_data().Reshape({6}).version_, v);
+  a.version()->Untrack();
+  EXPECT_EQ(v->stamp(), 0u);
+  a.Fill(3);
+  EXPECT_EQ(v->stamp(), 0u);  // for good
+  EXPECT_EQ(NDArray().version(), nullptr);
 }
 
 TEST(NDArray, CopyFromChecksSize) {
