@@ -10,6 +10,7 @@ out. Each batch is `batch_size` independent windows of `bptt` tokens (states sta
 
     python3 example/rnn/lstm_lm.py [--num-epochs 2] [--mxnet]
     python3 example/rnn/lstm_lm.py --benchmark 20      # ms per training step (forward, backward, update)
+    python3 example/rnn/lstm_lm.py --benchmark 20 --amp bfloat16 [--amp-rnn] [--layers 2 --dropout 0.2]
 """
 import argparse
 import collections
@@ -88,9 +89,10 @@ def benchmark(mx, args):
         mod.get_outputs()[0].wait_to_read()
         if i >= 3:
             times.append(time.perf_counter() - t0)
-    print("lstm_lm step: %.1f ms (median of %d; batch %d, bptt %d, vocab %d, embed %d, hidden %d, layers %d)"
+    print("lstm_lm step: %.1f ms (median of %d; batch %d, bptt %d, vocab %d, embed %d, hidden %d, layers %d, "
+          "dropout %g, amp %s%s)"
           % (1e3 * np.median(times), len(times), args.batch_size, args.bptt, vocab, args.embed, args.hidden,
-             args.layers))
+             args.layers, args.dropout, args.amp or "off", " with RNN" if args.amp_rnn else ""))
 
 
 def main():
@@ -106,11 +108,18 @@ def main():
     parser.add_argument("--vocab", type=int, default=2000, help="vocabulary size for --benchmark")
     parser.add_argument("--benchmark", type=int, default=0, help="time this many steps instead of training")
     parser.add_argument("--mxnet", action="store_true", help="run on MXNet instead of symnet")
+    parser.add_argument("--amp", choices=["float16", "bfloat16"], help="mixed precision (AMP) in this dtype")
+    parser.add_argument("--amp-rnn", action="store_true",
+                        help="with --amp, run the RNN op in the 16-bit dtype too (both AMP lists keep it float32)")
     args = parser.parse_args()
     if args.mxnet:
         import mxnet as mx
+        amp = mx.contrib.amp if args.amp else None
     else:
         import symnet as mx
+        amp = mx.amp if args.amp else None
+    if amp is not None:
+        amp.init(target_dtype=args.amp, target_precision_ops=["RNN"] if args.amp_rnn else None)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     if args.benchmark:
         benchmark(mx, args)

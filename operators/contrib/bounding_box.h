@@ -3,10 +3,11 @@
  *  (greedy non-maximum suppression per batch) and bipartite_matching (greedy one-to-one matching
  *  of a score matrix). Parameters and kernels, shared by the CPU and the GPU.
  *
- *  box_nms and bipartite_matching run one kernel thread per batch item: each item is a sequential
- *  greedy pass over its boxes sorted by score, so the work inside an item does not split. The
- *  sort is a stable merge sort in scratch memory, so equal scores keep their input order, as
- *  MXNet's stable sorts do.
+ *  On the CPU, box_nms and bipartite_matching run one kernel thread per batch item: each item is
+ *  a sequential greedy pass over its boxes sorted by score. The sort is a stable merge sort in
+ *  scratch memory, so equal scores keep their input order, as MXNet's stable sorts do. The GPU's
+ *  box_nms (bounding_box.cu) splits the same greedy pass into parallel steps; it shares the
+ *  validity, suppression and format helpers below so that both decide in the same arithmetic.
  */
 #ifndef SYMNET_OPERATORS_CONTRIB_BOUNDING_BOX_H_
 #define SYMNET_OPERATORS_CONTRIB_BOUNDING_BOX_H_
@@ -183,6 +184,53 @@ struct NMSScoreKey {
   }
 };
 
+/*! \brief Whether a box row takes part in box_nms: score > valid_thresh and, with class ids,
+ *  not of background_id. The CPU and GPU kernels share it (and the two below), so that they
+ *  decide in the same arithmetic. */
+template <typename T>
+SYMNET_XINLINE bool NMSIsValid(const T* r, const NMSParams& p) {
+  using A = AccType<T>;
+  const bool valid = static_cast<A>(r[p.score_index]) > A(p.valid_thresh);
+  return p.id_index < 0 ? valid : valid && static_cast<A>(r[p.id_index]) != A(p.background_id);
+}
+
+/*! \brief Whether the higher-scored box row ri suppresses rj: of one class (unless
+ *  force_suppress or no class ids) and IoU > overlap_thresh. */
+template <typename T>
+SYMNET_XINLINE bool NMSSuppresses(const T* ri, const T* rj, const NMSParams& p) {
+  using A = AccType<T>;
+  if (!p.force_suppress && p.id_index >= 0 &&
+      static_cast<int>(static_cast<A>(ri[p.id_index])) !=
+          static_cast<int>(static_cast<A>(rj[p.id_index])))
+    return false;
+  const int c = p.coord_start;
+  const A bi[4] = {A(ri[c]), A(ri[c + 1]), A(ri[c + 2]), A(ri[c + 3])};
+  const A bj[4] = {A(rj[c]), A(rj[c + 1]), A(rj[c + 2]), A(rj[c + 3])};
+  return BoxIoUFormat(bi, bj, p.in_format) > A(p.overlap_thresh);
+}
+
+/*!
+ * \brief Converts one output row's 4 coordinates c from in_format to out_format (called only
+ *  when they differ). MXNet converts every row whose first coordinate is not negative: the -1
+ *  padding rows stay as they are (and so does a kept box whose first coordinate is negative).
+ */
+template <typename T>
+SYMNET_XINLINE void NMSConvertRow(T* c, const NMSParams& p) {
+  using A = AccType<T>;
+  const A v[4] = {A(c[0]), A(c[1]), A(c[2]), A(c[3])};
+  if (v[0] < A(0)) return;
+  A o[4];
+  if (p.out_format == kBoxCenter) {
+    o[0] = (v[0] + v[2]) / A(2);
+    o[1] = (v[1] + v[3]) / A(2);
+    o[2] = v[2] - v[0];
+    o[3] = v[3] - v[1];
+  } else {
+    BoxToCorner(v, kBoxCenter, o);
+  }
+  for (int s = 0; s < 4; ++s) c[s] = T(o[s]);
+}
+
 /*!
  * \brief One batch item: keeps the valid boxes (score > valid_thresh, not background), sorts
  *  them by score, suppresses greedily among the first topk, writes the kept rows to the front of
@@ -206,29 +254,15 @@ struct BoxNMSKernel {
       return;
     }
     int64_t nv = 0;
-    for (int64_t i = 0; i < g.num; ++i) {
-      const T* r = rows + i * g.width;
-      bool valid = static_cast<A>(r[p.score_index]) > A(p.valid_thresh);
-      if (p.id_index >= 0) valid = valid && static_cast<A>(r[p.id_index]) != A(p.background_id);
-      if (valid) order[nv++] = static_cast<int32_t>(i);
-    }
+    for (int64_t i = 0; i < g.num; ++i)
+      if (NMSIsValid(rows + i * g.width, p)) order[nv++] = static_cast<int32_t>(i);
     StableSortIndex(order, tmp, nv, NMSScoreKey<T>{rows, g.width, p.score_index}, false);
     const int64_t nk = nv < k_limit ? nv : k_limit;
-    const bool by_class = !p.force_suppress && p.id_index >= 0;
     for (int64_t i = 0; i < nk; ++i) {
       if (order[i] < 0) continue;
       const T* ri = rows + order[i] * g.width;
-      const A bi[4] = {A(ri[p.coord_start]), A(ri[p.coord_start + 1]), A(ri[p.coord_start + 2]),
-                       A(ri[p.coord_start + 3])};
       for (int64_t j = i + 1; j < nk; ++j) {
-        if (order[j] < 0) continue;
-        const T* rj = rows + order[j] * g.width;
-        if (by_class && static_cast<int>(static_cast<A>(ri[p.id_index])) !=
-                            static_cast<int>(static_cast<A>(rj[p.id_index])))
-          continue;
-        const A bj[4] = {A(rj[p.coord_start]), A(rj[p.coord_start + 1]), A(rj[p.coord_start + 2]),
-                         A(rj[p.coord_start + 3])};
-        if (BoxIoUFormat(bi, bj, p.in_format) > A(p.overlap_thresh)) order[j] = -1;
+        if (order[j] >= 0 && NMSSuppresses(ri, rows + order[j] * g.width, p)) order[j] = -1;
       }
     }
     int64_t count = 0;
@@ -244,23 +278,7 @@ struct BoxNMSKernel {
       rec[i] = -1;
     }
     if (p.in_format == p.out_format) return;
-    // MXNet converts every row whose first coordinate is not negative: the -1 padding rows stay
-    // as they are (and so does a kept box whose first coordinate is negative)
-    for (int64_t i = 0; i < g.num; ++i) {
-      T* c = orows + i * g.width + p.coord_start;
-      const A v[4] = {A(c[0]), A(c[1]), A(c[2]), A(c[3])};
-      if (v[0] < A(0)) continue;
-      A o[4];
-      if (p.out_format == kBoxCenter) {
-        o[0] = (v[0] + v[2]) / A(2);
-        o[1] = (v[1] + v[3]) / A(2);
-        o[2] = v[2] - v[0];
-        o[3] = v[3] - v[1];
-      } else {
-        BoxToCorner(v, kBoxCenter, o);
-      }
-      for (int s = 0; s < 4; ++s) c[s] = T(o[s]);
-    }
+    for (int64_t i = 0; i < g.num; ++i) NMSConvertRow(orows + i * g.width + p.coord_start, p);
   }
 };
 

@@ -1,6 +1,7 @@
 /*!
  * \brief The fused RNN op through oneDNN's RNN primitives (vanilla ReLU/tanh, LSTM,
- *  linear-before-reset GRU), one primitive per layer (both directions concatenated), in float32.
+ *  linear-before-reset GRU), one primitive per layer (both directions concatenated), in float32
+ *  or, where oneDNN runs it natively, bfloat16; with dropout between the layers in training.
  *  The op's packed parameters (MXNet's layout and gate orders) are rearranged into oneDNN's on
  *  every call, since the weights change between calls; gradients go back the same way.
  */
@@ -30,22 +31,27 @@ struct RnnConfig {
   RnnCell cell = RnnCell::kLstm;
   int64_t L = 1, D = 1, T = 0, N = 0, C = 0, H = 0;
   DType dtype = DType::kFloat32;
+  /*! \brief Dropout rate on every layer's output but the last's (training only). */
+  float p = 0.f;
   std::vector<int64_t> wx, wh, bx, bh;
   int64_t Gates() const { return cell == RnnCell::kLstm ? 4 : cell == RnnCell::kGru ? 3 : 1; }
   int64_t In(int64_t l) const { return l == 0 ? C : D * H; }
+  bool Dropout() const { return p > 0.f && L > 1; }
   bool operator==(const RnnConfig& o) const {
     return cell == o.cell && L == o.L && D == o.D && T == o.T && N == o.N && C == o.C && H == o.H &&
-           dtype == o.dtype && wx == o.wx && wh == o.wh && bx == o.bx && bh == o.bh;
+           dtype == o.dtype && p == o.p && wx == o.wx && wh == o.wh && bx == o.bx && bh == o.bh;
   }
 };
 
-/*! \brief Whether oneDNN runs this call: float32, a non-empty sequence and batch. */
+/*! \brief Whether oneDNN runs this call: a non-empty sequence and batch, in float32, or in
+ *  bfloat16 where oneDNN has native bfloat16 kernels for this CPU and creates the primitives. */
 bool RnnSupported(const RnnConfig& cfg);
 
 /*!
  * \brief Bytes of the op's reserve this path uses (training): per layer the primitive's
- *  workspace, the layer's output (the next layer's input) and its final states. 0 where
- *  unsupported. Depends on the shapes only (the answer is cached per geometry).
+ *  workspace, the layer's output (the next layer's input) and its final states; with dropout
+ *  the mask and the dropped-out output of every layer but the last. 0 where unsupported.
+ *  Depends on the shapes, dtype and dropout only (the answer is cached per geometry).
  */
 size_t RnnReserveBytes(const RnnConfig& cfg);
 
@@ -57,8 +63,10 @@ class DnnlRnn {
   DnnlRnn(const DnnlRnn&) = delete;
   DnnlRnn& operator=(const DnnlRnn&) = delete;
 
-  /*! \brief Forward from x, the packed parameters w, h0 and (LSTM) c0; writes y, hy, cy per
-   *  their requests and the reserve (RnnReserveBytes). */
+  /*! \brief Forward from x, the packed parameters w, h0 and (LSTM) c0, all of the config's
+   *  dtype; writes y, hy, cy per their requests and the reserve (RnnReserveBytes). Training with
+   *  dropout draws one mask per layer but the last from the global random streams, in the order
+   *  the op's other CPU path draws them. */
   void Forward(const void* x, const void* w, const void* h0, const void* c0, void* reserve, void* y,
                OpReqType y_req, void* hy, OpReqType hy_req, void* cy, OpReqType cy_req);
 
@@ -74,10 +82,15 @@ class DnnlRnn {
  private:
   struct Layer;
   void PackWeights(Layer& ly, int64_t l, const float* w);
+  /*! \brief The packed parameters as float32 (w itself in float32, else a converted copy). */
+  const float* ParamsF32(const void* w);
   RnnConfig cfg_;
   bool training_;
   std::vector<std::unique_ptr<Layer>> layers_;
-  std::vector<float> dbuf_[2], dx_buf_, state_buf_, state_c_buf_;
+  // float32 staging: the gradient buffers (oneDNN's diff tensors are float32 for bfloat16 too),
+  // the cell states and, for bfloat16, the converted parameters and head gradients
+  std::vector<float> dbuf_[2], dx_buf_, state_buf_, state_c_buf_, c_in_, w32_, dy32_, dhy32_,
+      dcy32_;
 };
 
 }  // namespace dnnl_util

@@ -1,7 +1,8 @@
 /*!
  * \brief The fused RNN op (MXNet's names, attributes and packed parameters): registration,
  *  shape and type rules, and the CPU kernels: oneDNN's RNN primitives (dnnl_util::DnnlRnn) for
- *  float32 without dropout between layers, else the shared algorithm of rnn.h, whose GEMMs run
+ *  float32, and for bfloat16 where oneDNN runs it natively, else the shared algorithm of rnn.h
+ *  (float64, float16, bfloat16 without native kernels), whose GEMMs run
  *  through dnnl_util::GemmPlan (oneDNN matmul in float32/bfloat16, staged float32 for float16, a
  *  loop for float64). RnnCpuImpl() (SYMNET_RNN_IMPL) forces one of the two.
  */
@@ -12,6 +13,7 @@
 #include <sstream>
 #include <string>
 
+#include "../cudnn/cudnn_rnn.h"
 #include "../dnnl/dnnl_gemm.h"
 #include "../dnnl/dnnl_rnn.h"
 #include "symnet/runtime.h"
@@ -47,6 +49,7 @@ dnnl_util::RnnConfig DnnlConfig(const RnnGeom& g, DType t) {
   c.cell = static_cast<dnnl_util::RnnCell>(g.mode);
   c.L = g.L, c.D = g.D, c.T = g.T, c.N = g.N, c.C = g.C, c.H = g.H;
   c.dtype = t;
+  c.p = g.p;
   for (int64_t l = 0; l < g.L; ++l)
     for (int64_t d = 0; d < g.D; ++d) {
       c.wx.push_back(g.Wx(l, d)), c.wh.push_back(g.Wh(l, d));
@@ -57,11 +60,11 @@ dnnl_util::RnnConfig DnnlConfig(const RnnGeom& g, DType t) {
 
 /*!
  * \brief Whether this call runs through oneDNN's RNN primitives. Forward and backward decide
- *  alike from the same inputs, so the backward reads the reserve the forward wrote. Dropout
- *  between layers stays on the GEMM path, which draws and keeps its masks.
+ *  alike from the same inputs, so the backward reads the reserve the forward wrote. Both paths
+ *  draw dropout masks alike (one stream per layer boundary), so a seed reproduces either.
  */
 bool UseDnnl(const RnnGeom& g, DType t) {
-  if (RnnCpuImpl() == "gemm" || g.Dropout()) return false;
+  if (RnnCpuImpl() == "gemm") return false;
   return dnnl_util::RnnSupported(DnnlConfig(g, t));
 }
 
@@ -85,10 +88,31 @@ bool RNNShape(const NodeAttrs& attrs, std::vector<Shape>* in, std::vector<Shape>
   AssignOutShape(out, 0, Shape{g.T, g.N, g.D * g.H});
   AssignOutShape(out, 1, state);
   if (g.mode == kLstm) AssignOutShape(out, 2, state);
-  // room for either CPU path (the oneDNN one in float32 elements); the GPU uses the first part
-  const int64_t dnnl_elems =
-      static_cast<int64_t>((dnnl_util::RnnReserveBytes(DnnlConfig(g, DType::kFloat32)) + 3) / 4);
-  AssignOutShape(out, out->size() - 1, Shape{std::max(g.ReserveSize(), dnnl_elems)});
+  // room for either CPU path; the dtype is not known yet, but the reserve is float32 for
+  // float32 and bfloat16 data alike (RNNType), so the oneDNN part is the larger of its float32
+  // and bfloat16 primitives' bytes (0 where bfloat16 does not run natively) in 4-byte elements
+  const size_t dnnl_bytes = std::max(dnnl_util::RnnReserveBytes(DnnlConfig(g, DType::kFloat32)),
+                                     dnnl_util::RnnReserveBytes(DnnlConfig(g, DType::kBFloat16)));
+  const int64_t dnnl_elems = static_cast<int64_t>((dnnl_bytes + 3) / 4);
+  // and for the GPU's cuDNN path (0 without a GPU), in float32 or float16, whichever is more
+  const int64_t cudnn_elems = cudnn::RnnReserveElems(g);
+  AssignOutShape(out, out->size() - 1, Shape{std::max({g.ReserveSize(), dnnl_elems, cudnn_elems})});
+  return true;
+}
+
+/*!
+ * \brief One dtype for the data, parameters, states and outputs; the reserve is float32 for
+ *  bfloat16 data: oneDNN's bfloat16 primitives keep float32 parts (cell states, gates) in their
+ *  workspace, so in bfloat16 elements the reserve would have to be sized at twice its bytes for
+ *  float32 calls too (shapes are inferred before dtypes). The step-loop paths use its first
+ *  ReserveSize() elements of the data's dtype, which fit either way.
+ */
+bool RNNType(const NodeAttrs& attrs, std::vector<DType>* in, std::vector<DType>* out) {
+  std::vector<DType> visible(out->begin(), out->end() - 1);
+  if (!ElemwiseType(attrs, in, &visible)) return false;
+  std::copy(visible.begin(), visible.end(), out->begin());
+  const DType t = (*in)[0];
+  out->back() = t == DType::kBFloat16 ? DType::kFloat32 : t;
   return true;
 }
 
@@ -221,7 +245,7 @@ SYMNET_REGISTER_OP(RNN)
                                   })
     .set_attr<TDrawsRandom>("TDrawsRandom", true)
     .set_attr<FInferShape>("FInferShape", RNNShape)
-    .set_attr<FInferType>("FInferType", ElemwiseType)
+    .set_attr<FInferType>("FInferType", RNNType)
     .set_attr<FTempSpace>("FTempSpace", ForwardTemp)
     .set_attr<FGradient>("FGradient",
                          [](const NodePtr& n, const std::vector<NodeEntry>& ograds) {

@@ -17,7 +17,8 @@ mp_sgd_mom_update step; OUT/metrics.json MXNet's metrics on fixed batches; OUT/o
 16-bit ops and the converted graph's outputs); OUT/classic/ holds the JSON MXNet writes for the classic symbol
 scripts in classic_symbols.py. OUT/image_aug.{json,npz} (with OUT/image_aug/) hold mx.image's augmenters,
 CreateAugmenter and ImageIter on fixed images; OUT/data_iters.json (with OUT/data_iters/) CSVIter, ResizeIter
-and PrefetchingIter batches. OUT/manifest.json lists it all with versions.
+and PrefetchingIter batches. OUT/custom_ops/ holds Gluon blocks with the Custom ops of custom_ops.py.
+OUT/manifest.json lists it all with versions.
 """
 import json
 import os
@@ -1451,6 +1452,34 @@ def amp_refs(model_dir, target):
     return info
 
 
+def custom_op_refs():
+    """Custom ops written as MXNet scripts write them (tests/mxnet_parity/custom_ops.py: several
+    inputs and outputs, a loss-like op, an auxiliary state) inside Gluon blocks: OUT/custom_ops/
+    <case>.npz with the outputs (out<i>) and gradients (grad_<name>) after one recorded forward
+    and backward, hybridized (checked equal to the imperative run)."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import custom_ops
+    ns = custom_ops.define(mx)
+    out_dir = os.path.join(OUT, "custom_ops")
+    os.makedirs(out_dir, exist_ok=True)
+    for case, spec in sorted(custom_ops.CASES.items()):
+        runs = []
+        for hybridize in (False, True):
+            make, inputs = spec(np.random.RandomState(1))
+            net = make(mx, ns)
+            custom_ops.set_params(mx, net, np.random.RandomState(2))
+            runs.append(custom_ops.run(mx, net, inputs, hybridize))
+        (o0, g0), (o1, g1) = runs
+        for a, b in zip(o0, o1):
+            np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+        for k in g0:
+            np.testing.assert_allclose(g0[k], g1[k], rtol=1e-5, atol=1e-6, err_msg=k)
+        arrays = {"out%d" % i: o for i, o in enumerate(o1)}
+        arrays.update({"grad_" + k: g for k, g in g1.items()})
+        np.savez(os.path.join(out_dir, case + ".npz"), **arrays)
+        print("reference: custom op", case, sorted(arrays), flush=True)
+
+
 def main():
     global OUT
     OUT = sys.argv[1] if len(sys.argv) > 1 else "build/mxnet_refs"
@@ -1498,6 +1527,7 @@ def main():
     data_iter_refs()
     record_iter_refs()
     optimizer_refs()
+    custom_op_refs()
     manifest["amp"] = {}
     for target in ("float16", "bfloat16"):
         manifest["amp"][target] = amp_refs(os.path.join(OUT, "resnet50_v1"), target)
