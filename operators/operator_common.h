@@ -24,12 +24,31 @@
 namespace symnet {
 namespace ops {
 
-/*! \brief attr parser for a dmlc::Parameter struct: "__x__" user attributes are skipped. */
+/*!
+ * \brief attr parser for a dmlc::Parameter struct: "__x__" user attributes are skipped.
+ *  The result is a function of the dict alone, and dmlc's field-by-field string parsing costs
+ *  more than the rest of an imperative call of a small op (every call makes a node, and its
+ *  backward another), so each thread keeps the last few parses per struct and copies a match.
+ */
 template <typename P>
 void ParamParser(NodeAttrs* attrs) {
+  struct Parsed {
+    std::map<std::string, std::string> dict;
+    P param;
+  };
+  constexpr size_t kRecent = 8;
+  thread_local std::vector<Parsed> recent;  // oldest first
+  for (size_t i = recent.size(); i-- > 0;) {
+    if (recent[i].dict == attrs->dict) {
+      attrs->parsed = recent[i].param;
+      return;
+    }
+  }
   P p;
-  p.Init(attrs->dict, dmlc::parameter::kAllowHidden);
-  attrs->parsed = p;
+  p.Init(attrs->dict, dmlc::parameter::kAllowHidden);  // throws on a bad dict: nothing kept
+  if (recent.size() == kRecent) recent.erase(recent.begin());
+  recent.push_back(Parsed{attrs->dict, p});
+  attrs->parsed = std::move(p);
 }
 
 /*! \brief The parameter documentation of P, for Op::add_arguments. */

@@ -3,6 +3,7 @@
 #include "dnnl_gemm.h"
 
 #include <cstring>
+#include <unordered_map>
 
 #include "dnnl_common.h"
 
@@ -17,6 +18,9 @@ struct GemmPlan::Impl {
   std::string impl_name;
   // float32 copies of the operands when staging a 16-bit GEMM
   std::vector<float> a32, b32, c32, bias32;
+  // the execute arguments, made once: a run only points them at its operands (creating four
+  // oneDNN memory objects and a map per run cost as much as a small GEMM's whole execution)
+  std::unordered_map<int, dnnl::memory> args;
 };
 
 namespace {
@@ -89,6 +93,11 @@ GemmPlan::GemmPlan(const GemmConfig& cfg) : cfg_(cfg), impl_(std::make_unique<Im
   dnnl::matmul::primitive_desc pd(*desc, attr, Engine());
   impl_->impl_name = pd.impl_info_str();
   impl_->prim = dnnl::matmul(Noted("matmul", pd));
+  const dnnl::engine& eng = Engine();
+  impl_->args[DNNL_ARG_SRC] = dnnl::memory(impl_->a_md, eng, DNNL_MEMORY_NONE);
+  impl_->args[DNNL_ARG_WEIGHTS] = dnnl::memory(impl_->b_md, eng, DNNL_MEMORY_NONE);
+  impl_->args[DNNL_ARG_DST] = dnnl::memory(impl_->c_md, eng, DNNL_MEMORY_NONE);
+  if (cfg.bias) impl_->args[DNNL_ARG_BIAS] = dnnl::memory(impl_->bias_md, eng, DNNL_MEMORY_NONE);
   if (impl_->mode == Impl::kStaged) {
     impl_->a32.resize(cfg.batch * cfg.m * cfg.k);
     impl_->b32.resize(cfg.batch * cfg.k * cfg.n);
@@ -133,13 +142,11 @@ void GemmPlan::Run(const void* a, const void* b, void* c, const void* bias) {
     pc = impl_->c32.data();
     pbias = impl_->bias32.data();
   }
-  const dnnl::engine& eng = Engine();
-  dnnl::memory ma(impl_->a_md, eng, const_cast<void*>(pa));
-  dnnl::memory mb(impl_->b_md, eng, const_cast<void*>(pb));
-  dnnl::memory mc(impl_->c_md, eng, pc);
-  std::unordered_map<int, dnnl::memory> args{
-      {DNNL_ARG_SRC, ma}, {DNNL_ARG_WEIGHTS, mb}, {DNNL_ARG_DST, mc}};
-  if (cfg.bias) args[DNNL_ARG_BIAS] = dnnl::memory(impl_->bias_md, eng, const_cast<void*>(pbias));
+  auto& args = impl_->args;
+  args.at(DNNL_ARG_SRC).set_data_handle(const_cast<void*>(pa));
+  args.at(DNNL_ARG_WEIGHTS).set_data_handle(const_cast<void*>(pb));
+  args.at(DNNL_ARG_DST).set_data_handle(pc);
+  if (cfg.bias) args.at(DNNL_ARG_BIAS).set_data_handle(const_cast<void*>(pbias));
   impl_->prim.execute(Stream(), args);
   Stream().wait();
   if (impl_->mode == Impl::kStaged)

@@ -90,6 +90,32 @@ def _make_symbol_function(op_name, info):
     return op_function
 
 
+_PLAIN = {str: str, int: str, float: str, bool: str}
+
+
+def _fast_params(args, kwargs, keep_none, NDArray):
+    """The parameters of a call whose positional arguments are all arrays (NDArray: the class,
+    passed in, since this module is imported before ndarray.py) and whose keyword values are all
+    parameters, as _split_params writes them; None when the call is another kind (an array by
+    keyword, a parameter given positionally) and needs the general path."""
+    for a in args:
+        if not isinstance(a, NDArray):
+            return None
+    params = {}
+    for key, value in kwargs.items():
+        plain = _PLAIN.get(type(value))
+        if plain is not None:
+            params[key] = plain(value)  # str(True) is "True", as param_str writes it
+        elif value is None:
+            if key in keep_none:
+                params[key] = "None"
+        elif isinstance(value, NDArray):
+            return None
+        else:
+            params[key] = param_str(value)
+    return params
+
+
 def _make_ndarray_function(op_name, info):
     from .ndarray import NDArray, _invoke
 
@@ -99,6 +125,12 @@ def _make_ndarray_function(op_name, info):
     def op_function(*args, **kwargs):
         out = kwargs.pop("out", None)
         kwargs.pop("name", None)
+        # the common call (arrays positionally, parameters by keyword) without the general
+        # argument handling below: imperative code makes this call per op, so its Python cost
+        # is a large part of a small layer's time (example/benchmark/imperative_overhead.py)
+        params = _fast_params(args, kwargs, keep_none, NDArray)
+        if params is not None:
+            return _invoke(op_name, params, args, out)
         args, positional = _take_positional(op_name, info, args, lambda v: isinstance(v, NDArray))
         kwargs = _merge(op_name, positional, kwargs)
         nd_kwargs, params = _split_params(kwargs, lambda v: isinstance(v, NDArray), keep_none)

@@ -18,7 +18,6 @@ class Context:
             raise ValueError("unknown device type %r; expected 'cpu' or 'gpu'" % (device_type,))
         self.device_type = device_type
         self.device_id = int(device_id)
-        self._old = None
 
     @property
     def device_typeid(self):
@@ -39,17 +38,27 @@ class Context:
 
     __str__ = __repr__
 
+    # the contexts a `with` replaced, per thread: a stack rather than a field of the object, so
+    # that one Context (from_handle's shared ones) may be entered twice, nested
     def __enter__(self):
-        self._old = current_context()
+        stack = Context._default.__dict__.setdefault("stack", [])
+        stack.append(current_context())
         Context._default.value = self
         return self
 
     def __exit__(self, *exc):
-        Context._default.value = self._old
+        Context._default.value = Context._default.stack.pop()
+
+    _by_handle = {}
 
     @staticmethod
     def from_handle(handle):
-        return Context(Context.devtype2str[handle[0]], handle[1])
+        """The Context of a device handle (type id, device id). Arrays ask for theirs on every
+        imperative layer call, so each device's Context is made once and shared."""
+        ctx = Context._by_handle.get(handle)
+        if ctx is None:
+            ctx = Context._by_handle[handle] = Context(Context.devtype2str[handle[0]], handle[1])
+        return ctx
 
 
 def cpu(device_id=0):

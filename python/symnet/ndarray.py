@@ -316,15 +316,15 @@ def _recording():
 
 
 def _invoke(op, params, inputs, out=None):
-    outs = [] if out is None else (list(out) if isinstance(out, (list, tuple)) else [out])
+    if out is None:
+        res = _core.invoke(op, params, [i.handle for i in inputs], [])
+        return NDArray(res[0]) if len(res) == 1 else [NDArray(h) for h in res]
+    outs = list(out) if isinstance(out, (list, tuple)) else [out]
     res = _core.invoke(op, params, [i.handle for i in inputs], [o.handle for o in outs])
-    if out is not None:
-        # the handles returned carry autograd's node when the call was recorded
-        for o, h in zip(outs, res):
-            o.handle = h
-        return out
-    res = [NDArray(h) for h in res]
-    return res[0] if len(res) == 1 else res
+    # the handles returned carry autograd's node when the call was recorded
+    for o, h in zip(outs, res):
+        o.handle = h
+    return out
 
 
 # ---- maximum, power, modulo, equal, greater, ... and their operators (**, %, ==, >, ...) ------

@@ -32,21 +32,22 @@ std::string AcceptedParams(const Op* op) {
 
 void ParseNodeAttrs(NodeAttrs* attrs) {
   const Op* op = attrs->op;
-  const std::string where = "operator " + op->name + " (node '" + attrs->name + "')";
+  // built only for a message: every imperative call parses, and most parse fine
+  auto where = [&] { return "operator " + op->name + " (node '" + attrs->name + "')"; };
   // unknown keys first: this gives one precise message instead of dmlc's whole doc dump
   const TAcceptAnyParams* any = op->attr<TAcceptAnyParams>("TAcceptAnyParams");
   for (const auto& kv : attrs->dict) {
     if (IsUserAttr(kv.first) || (any && *any)) continue;
     bool known = false;
     for (const auto& p : op->params) known = known || p.name == kv.first;
-    SYMNET_CHECK(known) << where << ": unknown attribute '" << kv.first
+    SYMNET_CHECK(known) << where() << ": unknown attribute '" << kv.first
                         << "'; accepted: " << AcceptedParams(op);
   }
   if (!op->attr_parser) return;
   try {
     op->attr_parser(attrs);
   } catch (const dmlc::ParamError& e) {
-    SYMNET_THROW << where << ": " << e.what()
+    SYMNET_THROW << where() << ": " << e.what()
                  << (any && *any ? std::string() : "; accepted: " + AcceptedParams(op));
   }
 }

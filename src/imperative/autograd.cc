@@ -82,14 +82,15 @@ std::vector<NDArray> CallFunctionBackward(const Node& n, const std::vector<NDArr
   return grads;
 }
 
-/*! \brief Frees the values a backward read, keeping attach_grad's variables. */
-void Release(const std::vector<NodeEntry>& heads) {
-  DFSVisit(heads, [](const NodePtr& n) {
-    if (!n->ag || n->ag->marked) return;
+/*! \brief Frees the values a backward read (`recorded`: every node of the heads' graph),
+ *  keeping attach_grad's variables. */
+void Release(const std::vector<NodePtr>& recorded) {
+  for (const auto& n : recorded) {
+    if (!n->ag || n->ag->marked) continue;
     n->ag->outputs.clear();
     n->ag->backward = nullptr;
     n->ag->released = true;
-  });
+  }
 }
 
 }  // namespace
@@ -186,11 +187,13 @@ std::vector<NDArray> Backward(const std::vector<NDArray>& heads,
     }
     ys_grads.push_back(NodeEntry{ValueNode(g, "head_grad"), 0, 0});
   }
+  // the recorded graph, in one walk: its marked variables and, after, what to release
+  std::vector<NodePtr> recorded;
+  DFSVisit(ys, [&](const NodePtr& n) { recorded.push_back(n); });
   std::vector<NodePtr> xs;
   if (variables.empty()) {
-    DFSVisit(ys, [&](const NodePtr& n) {
+    for (const auto& n : recorded)
       if (n->ag && n->ag->marked && n->ag->grad_req != kNullOp) xs.push_back(n);
-    });
     SYMNET_CHECK(!xs.empty()) << "backward: the heads depend on no array with attach_grad() "
                                  "(call attach_grad() on the parameters before recording)";
   } else {
@@ -252,7 +255,7 @@ std::vector<NDArray> Backward(const std::vector<NDArray>& heads,
       rec.grad.CopyFrom(value);
     }
   }
-  if (!retain_graph) Release(ys);
+  if (!retain_graph) Release(recorded);
   return out;
 }
 

@@ -1,8 +1,10 @@
 /*! \brief Imperative op invocation: parse, infer, allocate, run. */
+#include <charconv>
 #include <list>
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 #include "src/device/device_ops.h"
@@ -51,18 +53,27 @@ class ImperativeStates {
  public:
   static constexpr size_t kCapacity = 256;
 
-  /*! \brief The key of a call, or "" when the op's states must not be shared between calls. */
-  static std::string Key(const Node& n, const std::vector<Shape>& shapes,
-                         const std::vector<DType>& types, Device dev, bool is_train) {
-    const Op* op = n.op();
+  /*!
+   * \brief Whether calls of `op` may share states. Ops that draw random numbers or call back
+   *  into user code never do; nor, until one of its calls makes a state, does any other op: most
+   *  ops (relu, additions) never make one, and their calls then skip the key altogether.
+   */
+  bool Shares(const Op* op) const {
+    if (!made_.count(op)) return false;
     const TDrawsRandom* draws = op->attr<TDrawsRandom>("TDrawsRandom");
     const THostCallback* host = op->attr<THostCallback>("THostCallback");
-    if ((draws && *draws) || (host && *host)) return std::string();
-    // built by hand: an ostringstream (its locale set-up) cost more than the lookup it serves
-    std::string k = op->name;
-    k.reserve(128);
+    return !(draws && *draws) && !(host && *host);
+  }
+  /*! \brief Notes that a call of `op` made a state; returns whether it was the first. */
+  bool NoteMade(const Op* op) { return made_.insert(op).second; }
+
+  /*! \brief The key of a call (built in a reused buffer: to_string temporaries cost more). */
+  const std::string& Key(const Node& n, const std::vector<Shape>& shapes,
+                         const std::vector<DType>& types, Device dev, bool is_train) {
+    std::string& k = key_;
+    k.assign(n.op()->name);
     k += '|';
-    k += std::to_string(static_cast<int>(dev.type) * 1024 + dev.id);
+    AppendInt(static_cast<int64_t>(dev.type) * 1024 + dev.id);
     k += is_train ? "|t" : "|i";
     for (const auto& kv : n.attrs.dict) {
       k += '|';
@@ -72,26 +83,34 @@ class ImperativeStates {
     }
     for (size_t i = 0; i < shapes.size(); ++i) {
       k += '|';
-      k += std::to_string(static_cast<int>(types[i]));
+      AppendInt(static_cast<int>(types[i]));
       for (int d = 0; d < shapes[i].ndim(); ++d) {
         k += ',';
-        k += std::to_string(shapes[i][d]);
+        AppendInt(shapes[i][d]);
       }
     }
     return k;
   }
 
+  /*!
+   * \brief Takes the state of `key` out for a call (null when there is none). Its entry stays,
+   *  empty, so that Put finds it again without a new entry: a hit allocates nothing.
+   */
   std::unique_ptr<OpState> Take(const std::string& key) {
     auto it = index_.find(key);
     if (it == index_.end()) return nullptr;
-    std::unique_ptr<OpState> s = std::move(it->second->second);
-    lru_.erase(it->second);
-    index_.erase(it);
-    return s;
+    lru_.splice(lru_.begin(), lru_, it->second);
+    return std::move(it->second->second);
   }
 
   void Put(const std::string& key, std::unique_ptr<OpState> s) {
-    if (!s || index_.count(key)) return;  // (a nested call of the same key put one back first)
+    if (!s) return;
+    auto it = index_.find(key);
+    if (it != index_.end()) {
+      // (a nested call of the same key may have put one back first: the first one stays)
+      if (!it->second->second) it->second->second = std::move(s);
+      return;
+    }
     lru_.emplace_front(key, std::move(s));
     index_[key] = lru_.begin();
     if (lru_.size() > kCapacity) {
@@ -101,6 +120,14 @@ class ImperativeStates {
   }
 
  private:
+  void AppendInt(int64_t v) {
+    char buf[24];
+    const auto r = std::to_chars(buf, buf + sizeof(buf), v);
+    key_.append(buf, r.ptr);
+  }
+
+  std::string key_;
+  std::unordered_set<const Op*> made_;
   std::list<std::pair<std::string, std::unique_ptr<OpState>>> lru_;
   std::unordered_map<std::string, decltype(lru_)::iterator> index_;
 };
@@ -110,24 +137,26 @@ class ImperativeStates {
 std::vector<NDArray> InvokeNode(const NodePtr& n, const std::vector<NDArray>& inputs,
                                 std::vector<NDArray> outputs, bool is_train) {
   const Op* op = n->op();
-  const std::string where = "operator " + op->name;
+  auto where = [op] { return "operator " + op->name; };  // for messages only
   SYMNET_CHECK_EQ(inputs.size(), n->num_inputs())
-      << where << " takes " << n->num_inputs() << " inputs";
+      << where() << " takes " << n->num_inputs() << " inputs";
   const uint32_t nout = n->num_outputs();
-  SYMNET_CHECK(outputs.size() <= nout) << where << " has " << nout << " outputs";
+  SYMNET_CHECK(outputs.size() <= nout) << where() << " has " << nout << " outputs";
   outputs.resize(nout);
   const auto& dict = n->attrs.dict;
   Device dev = Device::CPU();
   std::vector<Shape> in_shapes, out_shapes(nout);
   std::vector<DType> in_types, out_types(nout, DType::kUnknown);
+  in_shapes.reserve(inputs.size());
+  in_types.reserve(inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
     const NDArray& a = inputs[i];
-    SYMNET_CHECK(!a.is_none()) << where << ": an input array is empty";
+    SYMNET_CHECK(!a.is_none()) << where() << ": an input array is empty";
     in_shapes.push_back(a.shape());
     in_types.push_back(a.dtype());
     if (i == 0) dev = a.device();
     SYMNET_CHECK(a.device() == dev)
-        << where << ": input " << i << " is on " << a.device() << " but input 0 on " << dev
+        << where() << ": input " << i << " is on " << a.device() << " but input 0 on " << dev
         << "; copy the inputs to one device first (copyto)";
   }
   if (inputs.empty()) {
@@ -140,7 +169,7 @@ std::vector<NDArray> InvokeNode(const NodePtr& n, const std::vector<NDArray>& in
   }
   for (uint32_t i = 0; i < nout; ++i) {
     if (outputs[i].is_none()) continue;
-    SYMNET_CHECK(outputs[i].device() == dev) << where << ": output " << i << " is on "
+    SYMNET_CHECK(outputs[i].device() == dev) << where() << ": output " << i << " is on "
                                              << outputs[i].device() << " but the inputs on " << dev;
     out_shapes[i] = outputs[i].shape();
     out_types[i] = outputs[i].dtype();
@@ -165,18 +194,21 @@ std::vector<NDArray> InvokeNode(const NodePtr& n, const std::vector<NDArray>& in
         if (t == DType::kUnknown && !in_types.empty()) t = in_types[0];
     }
   } catch (const InferError& e) {
-    SYMNET_THROW << where << ": " << (e.is_input ? "input " : "output ") << e.index << " has "
+    SYMNET_THROW << where() << ": " << (e.is_input ? "input " : "output ") << e.index << " has "
                  << e.actual << " but the operator expects " << e.expected;
   }
   for (uint32_t i = 0; i < nout; ++i) {
     if (!outputs[i].is_none()) continue;
     SYMNET_CHECK(out_shapes[i].is_known() && out_types[i] != DType::kUnknown)
-        << where << ": cannot infer the shape of output " << i;
+        << where() << ": cannot infer the shape of output " << i;
     outputs[i] = NDArray(out_shapes[i], dev, out_types[i]);
   }
   std::vector<TBlob> in_blobs, out_blobs;
+  in_blobs.reserve(inputs.size());
+  out_blobs.reserve(nout);
   for (const auto& a : inputs) in_blobs.push_back(a.data());
   std::vector<OpReqType> req;
+  req.reserve(nout);
   for (const auto& a : outputs) {
     out_blobs.push_back(a.data());
     bool aliased = false;
@@ -188,7 +220,8 @@ std::vector<NDArray> InvokeNode(const NodePtr& n, const std::vector<NDArray>& in
   ctx.is_train = is_train;
   ctx.workspace_cap_bytes = static_cast<size_t>(BindOptions::FromEnvironment().workspace_mb) << 20;
   thread_local ImperativeStates states;
-  const std::string state_key = ImperativeStates::Key(*n, in_shapes, in_types, dev, is_train);
+  std::string state_key;  // empty: the op's calls share no state (yet)
+  if (states.Shares(op)) state_key = states.Key(*n, in_shapes, in_types, dev, is_train);
   std::unique_ptr<OpState> state = state_key.empty() ? nullptr : states.Take(state_key);
   ctx.state = &state;
   StoragePtr temp;
@@ -201,7 +234,7 @@ std::vector<NDArray> InvokeNode(const NodePtr& n, const std::vector<NDArray>& in
     }
   }
   const FCompute* fn = op->attr<FCompute>(FComputeKey(dev));
-  SYMNET_CHECK(fn) << where << " has no kernel for " << dev
+  SYMNET_CHECK(fn) << where() << " has no kernel for " << dev
                    << (dev.type == Device::kGPU ? " (docs/gpu.md lists the ops that run on a GPU)"
                                                 : "");
   if (dev.type == Device::kGPU) cuda::SetDevice(dev.id);
@@ -210,14 +243,16 @@ std::vector<NDArray> InvokeNode(const NodePtr& n, const std::vector<NDArray>& in
   try {
     (*fn)(n->attrs, ctx, in_blobs, req, out_blobs);
   } catch (const Error& e) {
-    SYMNET_THROW << where << ": " << e.what();
+    SYMNET_THROW << where() << ": " << e.what();
   }
   if (trace) {
     if (dev.type == Device::kGPU) cuda::Synchronize(dev.id);  // the kernel, not its launch
     profiler::RecordSpan(profiler::Category::kImperative, op->name, dev.ToString(), std::string(),
                          start_us, profiler::NowMicros());
   }
-  if (!state_key.empty()) states.Put(state_key, std::move(state));
+  if (state && state_key.empty() && states.NoteMade(op) && states.Shares(op))
+    state_key = states.Key(*n, in_shapes, in_types, dev, is_train);  // its first state
+  if (state && !state_key.empty()) states.Put(state_key, std::move(state));
   return outputs;
 }
 
@@ -225,10 +260,14 @@ std::vector<NDArray> Invoke(const std::string& op_name,
                             const std::map<std::string, std::string>& params,
                             const std::vector<NDArray>& inputs, std::vector<NDArray> outputs) {
   const Op* op = Op::Get(op_name);
-  std::map<std::string, std::string> dict = params;
-  if (!op->key_var_num_args.empty() && !dict.count(op->key_var_num_args))
+  NodePtr n;
+  if (!op->key_var_num_args.empty() && !params.count(op->key_var_num_args)) {
+    std::map<std::string, std::string> dict = params;
     dict[op->key_var_num_args] = std::to_string(inputs.size());
-  NodePtr n = CreateOpNode(op, op->name, dict, {});
+    n = CreateOpNode(op, op->name, dict, {});
+  } else {
+    n = CreateOpNode(op, op->name, params, {});  // (no copy of the dict but the node's own)
+  }
   // under amp.init the op runs on its inputs cast as the AMP rewrite would cast them
   std::vector<NDArray> cast;
   if (amp::ImperativeEnabled()) cast = AmpCastInputs(n->attrs, inputs);

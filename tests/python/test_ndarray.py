@@ -106,3 +106,16 @@ def test_gpu_context_without_gpu_is_a_clear_error():
         return
     with pytest.raises(mx.MXNetError, match=r"gpu\(0\)"):
         mx.nd.zeros((2, 2), ctx=mx.gpu(0))
+
+
+def test_an_arrays_context_is_shared_and_can_be_entered_twice():
+    # arrays hand out one Context per device (imperative layers ask on every call), so a
+    # `with` must not keep its state in the object: entering the same one twice, nested, works
+    a, b = mx.nd.ones((2,)), mx.nd.zeros((3,))
+    assert a.context is b.context and a.context == mx.cpu(0)
+    outer = mx.current_context()
+    with a.context:
+        with b.context:
+            assert mx.current_context() == mx.cpu(0)
+        assert mx.current_context() is a.context
+    assert mx.current_context() == outer

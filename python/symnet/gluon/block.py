@@ -458,6 +458,8 @@ class HybridBlock(Block):
         return out
 
     def _imperative(self, x, *args):
+        if not self._reg_params:  # (activations, pooling: no device to look up)
+            return self.hybrid_forward(nd, x, *args)
         ctx = x.context if isinstance(x, nd.NDArray) else current_context()
         try:
             params = {k: v.data(ctx) for k, v in self._reg_params.items()}

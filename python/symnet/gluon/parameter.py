@@ -167,7 +167,12 @@ class Parameter:
 
     # ---- access -------------------------------------------------------------------------------
     def data(self, ctx=None):
-        return self._data[self._check(ctx)]
+        data = self._data
+        if data is not None and ctx is not None:
+            arr = data.get(ctx)  # every imperative layer call asks: the checks only on a miss
+            if arr is not None:
+                return arr
+        return data[self._check(ctx)]
 
     def list_data(self):
         self._check(next(iter(self._data)) if self._data else None)
