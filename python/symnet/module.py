@@ -447,20 +447,16 @@ class Module:
         # states first: a device's state starts as a copy of the first device's before any update
         states = [[self._state(d, i, e.arg_dict[self._param_names[i]]) for i in indices]
                   for d, e in enumerate(self._execs)]
-        before = (dict(opt._index_update_count), opt.num_update)
-        for d, e in enumerate(self._execs):
-            if d > 0:  # every device applies the same step: the step counts restart for each
-                opt._index_update_count, opt.num_update = dict(before[0]), before[1]
+
+        def device_update(d, e):
             weights = [e.arg_dict[n] for n in train]
             grads = [e.grad_dict[n] for n in train]
             if hasattr(opt, "update_multi"):
-                opt.update_multi(indices, weights, grads, states[d])
-            else:
-                for i, w, g, s in zip(indices, weights, grads, states[d]):
-                    opt.update(i, w, g, s)
-            if d == 0:
-                after = (dict(opt._index_update_count), opt.num_update)
-        opt._index_update_count, opt.num_update = after
+                return lambda: opt.update_multi(indices, weights, grads, states[d])
+            return lambda: [opt.update(i, w, g, s)
+                            for i, w, g, s in zip(indices, weights, grads, states[d])]
+
+        opt.same_step_on_devices([device_update(d, e) for d, e in enumerate(self._execs)])
         return True
 
     def _checked_state(self, fname, index, parts, is_tuple):

@@ -67,6 +67,22 @@ class Optimizer:
     def set_wd_mult(self, args_wd_mult):
         self.wd_mult.update(args_wd_mult)
 
+    def same_step_on_devices(self, device_updates):
+        """Runs each device's update (a function of no arguments) as one step: every device
+        sees the step counters as they were before the step (Adam's bias correction, a
+        scheduler's rate), and they advance once, not once per device. MXNet 1.x keeps a count
+        per device for this; Module and gluon.Trainer both go through here."""
+        before = (self.num_update, dict(self._index_update_count))
+        after = None
+        for d, update in enumerate(device_updates):
+            if d > 0:
+                self.num_update, self._index_update_count = before[0], dict(before[1])
+            update()
+            if d == 0:
+                after = (self.num_update, dict(self._index_update_count))
+        if after is not None:
+            self.num_update, self._index_update_count = after
+
     def _update_count(self, index):
         count = self._index_update_count.get(index, 0) + 1
         self._index_update_count[index] = count

@@ -286,6 +286,27 @@ def test_trainer_states_round_trip_and_learning_rate(tmp_path):
         t2.load_states(path)
 
 
+def test_trainer_applies_one_step_on_every_context():
+    # Adam's bias correction reads the step count: every context must see the same count, so
+    # that the copies stay equal, and the count must advance once per step (as Module's)
+    _seed()
+    ctxs = [mx.cpu(0), mx.cpu(1)]
+    net = nn.Dense(2, in_units=3)
+    net.initialize(ctx=ctxs)
+    trainer = gluon.Trainer(net.collect_params(), "adam", {"learning_rate": 0.1})
+    x = nd.array(np.random.randn(4, 3))
+    for _ in range(3):
+        with autograd.record():
+            losses = [nd.sum(net(part)) for part in gluon.utils.split_and_load(x, ctxs)]
+        for loss in losses:
+            loss.backward()
+        trainer.step(4)
+    assert trainer.optimizer.num_update == 3
+    for p in net.collect_params().values():
+        a, b = (d.asnumpy() for d in p.list_data())
+        np.testing.assert_array_equal(a, b)
+
+
 def test_amp_overflow_skips_the_step_bit_identically():
     _seed()
     net = nn.HybridSequential()

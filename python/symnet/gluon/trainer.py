@@ -143,6 +143,8 @@ class Trainer:
         # gradients summed over the ranks are divided by the global batch
         workers = self._kv.num_workers if self._kv is not None else 1
         self._optimizer.rescale_grad = self._scale / (batch_size * workers)
+        opt = self._optimizer
+        updates = []
         for c in range(max((len(p.list_ctx()) for _, p in trained), default=0)):
             indices, weights, grads, states = [], [], [], []
             for i, p in trained:
@@ -158,16 +160,13 @@ class Trainer:
                 states.append(self._states[(i, c)])
             if not indices:
                 continue
-            # the counters advance once per step, not once per context
-            if c > 0:
-                saved = (self._optimizer.num_update, dict(self._optimizer._index_update_count))
-            if hasattr(self._optimizer, "update_multi"):
-                self._optimizer.update_multi(indices, weights, grads, states)
+            if hasattr(opt, "update_multi"):
+                updates.append(lambda a=(indices, weights, grads, states): opt.update_multi(*a))
             else:
-                for i, w, g, s in zip(indices, weights, grads, states):
-                    self._optimizer.update(i, w, g, s)
-            if c > 0:
-                self._optimizer.num_update, self._optimizer._index_update_count = saved
+                updates.append(lambda a=(indices, weights, grads, states):
+                               [opt.update(*u) for u in zip(*a)])
+        # every context applies the same step; the counters advance once
+        opt.same_step_on_devices(updates)
         return True
 
     # ---- optimizer state files ----------------------------------------------------------------
