@@ -18,7 +18,7 @@ tools/apt_install.sh cmake g++ libdmlc-dev libdnnl-dev libboost-dev libboost-pro
 
 echo "== installing Python packages"
 export PIP_ROOT_USER_ACTION=ignore PIP_DISABLE_PIP_VERSION_CHECK=1
-$PY -m pip install -q numpy pytest scikit-learn matplotlib pillow graphviz "scikit-build-core>=0.8" \
+$PY -m pip install -q numpy pytest pytest-xdist scikit-learn matplotlib pillow graphviz "scikit-build-core>=0.8" \
   "pybind11>=2.10" build
 
 echo "== building and installing symnet (C++ tests: $with_tests)"
