@@ -9,21 +9,14 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "symnet/pass.h"
+#include "src/pass/fusion_graph.h"
 
 namespace symnet {
 
+using fusion::Is;
+using fusion::OpParams;
+
 namespace {
-
-bool Is(const Node& n, const char* op) { return !n.is_variable() && n.op()->name == op; }
-
-/*! \brief Keys of `attrs.dict` without user attributes ("__x__"). */
-std::map<std::string, std::string> OpParams(const NodeAttrs& attrs) {
-  std::map<std::string, std::string> d;
-  for (const auto& kv : attrs.dict)
-    if (!IsUserAttr(kv.first)) d.insert(kv);
-  return d;
-}
 
 std::string Attr(const NodeAttrs& a, const char* key, const char* def) {
   auto it = a.dict.find(key);
@@ -33,25 +26,11 @@ std::string Attr(const NodeAttrs& a, const char* key, const char* def) {
 }  // namespace
 
 size_t FuseConvBatchNorm(std::vector<NodeEntry>* heads) {
-  std::vector<NodePtr> topo;
-  DFSVisit(*heads, [&](const NodePtr& n) { topo.push_back(n); });
-  std::unordered_map<NodeEntry, int, NodeEntryHash> uses;
-  std::unordered_map<const Node*, NodePtr> only_user;  // of output 0
-  for (const auto& n : topo)
-    for (const auto& e : n->inputs) {
-      ++uses[e];
-      if (e.index == 0) only_user[e.node.get()] = n;
-    }
-  for (const auto& e : *heads) uses[e] += 1000;  // an output: keep it
-  auto used = [&](const NodePtr& n, uint32_t i) {
-    auto it = uses.find(NodeEntry{n, i, 0});
-    return it == uses.end() ? 0 : it->second;
-  };
-
+  const fusion::Readers readers(*heads);
+  auto used = [&](const NodePtr& n, uint32_t i) { return readers.Used(n, i); };
   std::unordered_map<const Node*, NodeEntry> replaced;  // last node of a chain -> fused output
-  std::vector<NodePtr> made;
-  std::unordered_set<const Node*> absorbed;  // adds and ReLUs already in a chain
-  for (const auto& bn : topo) {
+  std::unordered_set<const Node*> absorbed;             // adds and ReLUs already in a chain
+  for (const auto& bn : readers.topo) {
     if (!Is(*bn, "BatchNorm") || Attr(bn->attrs, "axis", "1") != "1") continue;
     const NodePtr conv = bn->inputs[0].node;
     if (bn->inputs[0].index != 0 || !Is(*conv, "Convolution") || used(conv, 0) != 1) continue;
@@ -61,10 +40,7 @@ size_t FuseConvBatchNorm(std::vector<NodeEntry>* heads) {
     Node* last = bn.get();
     bool relu = false;
     NodeEntry residual;
-    auto sole_user = [&](const NodePtr& n) {
-      return used(n, 0) == 1 ? only_user[n.get()] : nullptr;
-    };
-    NodePtr user = sole_user(bn);
+    NodePtr user = readers.SoleUser(bn);
     // a residual block: conv -> BN -> add -> ReLU. The add goes to the first chain that reaches
     // it (a projection shortcut's BatchNorm reaches the same add); the output may take the
     // residual's buffer, so a residual that the convolution also reads stays apart
@@ -77,12 +53,12 @@ size_t FuseConvBatchNorm(std::vector<NodeEntry>* heads) {
       if (!(r.node == bn) && !read_by_conv) {
         residual = r;
         last = user.get();
-        user = sole_user(user);
+        user = readers.SoleUser(user);
       } else {
         user = nullptr;
       }
     }
-    if (user && Is(*user, "Activation") && Attr(user->attrs, "act_type", "") == "relu") {
+    if (user && Is(*user, "Activation") && fusion::IsReLU(*user)) {
       last = user.get();
       relu = true;
     }
@@ -95,22 +71,10 @@ size_t FuseConvBatchNorm(std::vector<NodeEntry>* heads) {
     if (residual.node) inputs.push_back(residual);
     NodePtr fused = CreateOpNode(Op::Get("_FusedConvBN"), last->attrs.name, dict, inputs);
     replaced[last] = NodeEntry{fused, 0, 0};
-    made.push_back(fused);
     absorbed.insert(last);
-    if (residual.node) absorbed.insert(only_user[bn.get()].get());
+    if (residual.node) absorbed.insert(readers.SoleUser(bn).get());
   }
-  if (replaced.empty()) return 0;
-  auto redirect = [&](NodeEntry* e) {
-    if (e->index != 0) return;
-    auto it = replaced.find(e->node.get());
-    if (it != replaced.end()) *e = it->second;
-  };
-  // the fused nodes too: their inputs were copied from nodes that may have been fused away
-  for (const auto* nodes : {&topo, &made})
-    for (const auto& n : *nodes)
-      for (auto& e : n->inputs) redirect(&e);
-  for (auto& e : *heads) redirect(&e);
-  return replaced.size();
+  return fusion::Redirect(readers.topo, replaced, heads);
 }
 
 }  // namespace symnet
