@@ -8,6 +8,7 @@
 #define SYMNET_OPERATORS_DNNL_DNNL_COMMON_H_
 
 #include <oneapi/dnnl/dnnl.hpp>
+#include <string>
 
 #include "src/device/dnnl_runtime.h"
 #include "symnet/dtype.h"
@@ -22,6 +23,12 @@ template <typename PD>
 const PD& Noted(const char* what, const PD& pd) {
   NotePrimitive(what, pd.impl_info_str());
   return pd;
+}
+
+/*! \brief Whether oneDNN picked one of its reference (plain loop) implementations. */
+template <typename PD>
+bool IsReference(const PD& pd) {
+  return std::string(pd.impl_info_str()).find("ref") != std::string::npos;
 }
 
 }  // namespace dnnl_util

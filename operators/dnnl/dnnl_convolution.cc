@@ -22,7 +22,17 @@ struct ConvDescs {
   dims strides, dilates, pad_l, pad_r;
 };
 
-ConvDescs MakeDescs(const ConvConfig& c) {
+/*!
+ * \brief The activation formats a primitive is asked for: the planned ones (a blocked side as it
+ *  is stored, a default side left to the primitive), any format for both sides, or both plain.
+ *  The later ones are fallbacks for geometries whose planned formats have only oneDNN's
+ *  reference kernel (on AVX2, the weight gradient of a 3x3 convolution over a 2x2 or 1x1 map in
+ *  nChw8c: 0.55 s a call where the plain-format gemm kernel takes a millisecond); the operands
+ *  then reorder from and to the stored layout.
+ */
+enum class Formats { kPlanned, kAny, kPlain };
+
+ConvDescs MakeDescs(const ConvConfig& c, Formats formats = Formats::kPlanned) {
   const ops::ConvGeometry& g = c.geo;
   const auto dt = ToDnnl(c.dtype);
   ConvDescs d;
@@ -54,6 +64,8 @@ ConvDescs MakeDescs(const ConvConfig& c) {
   // other formats, and a default side is reordered.
   const bool nhwc = c.src_layout == Layout::kChannelsLast || c.dst_layout == Layout::kChannelsLast;
   auto prim = [&](const dims& shape, Layout l) {
+    if (formats == Formats::kAny) return md(shape, dt, tag::any);
+    if (formats == Formats::kPlain) return md(shape, dt, ActivationTag(g.nsp(), Layout::kDefault));
     if (nhwc) return md(shape, dt, ActivationTag(g.nsp(), Layout::kChannelsLast));
     if (ChannelBlock(l)) return md(shape, dt, ActivationTag(g.nsp(), l));
     return md(shape, dt, tag::any);
@@ -78,6 +90,29 @@ dnnl::convolution_forward::primitive_desc ForwardPD(const ConvConfig& c, const C
                                           d.weights_any, d.dst_any, d.strides, d.dilates, d.pad_l,
                                           d.pad_r),
           Engine()};
+}
+
+/*!
+ * \brief make(descs) for the planned formats, or, where that primitive is oneDNN's reference
+ *  kernel, for the first fallback formats that have another (the descriptors come back in *d).
+ */
+template <typename Make>
+auto AvoidingReference(const ConvConfig& c, ConvDescs* d, Make make) {
+  *d = MakeDescs(c);
+  auto pd = make(*d);
+  for (Formats f : {Formats::kAny, Formats::kPlain}) {
+    if (!IsReference(pd)) break;
+    ConvDescs alt = MakeDescs(c, f);
+    try {
+      auto other = make(alt);
+      if (!IsReference(other)) {
+        pd = other;
+        *d = alt;
+      }
+    } catch (const dnnl::error&) {  // no implementation at these formats: keep looking
+    }
+  }
+  return pd;
 }
 
 /*! \brief The training forward primitive that backward primitives take as their hint. */
@@ -127,8 +162,9 @@ std::pair<Layout, Layout> PreferredConvLayouts(const ops::ConvGeometry& geo, DTy
 }
 
 DnnlConvForward::DnnlConvForward(const ConvConfig& cfg) : cfg_(cfg) {
-  const ConvDescs d = MakeDescs(cfg);
-  pd_ = Noted("convolution forward", ForwardPD(cfg, d));
+  ConvDescs d;
+  pd_ = Noted("convolution forward",
+              AvoidingReference(cfg, &d, [&](const ConvDescs& x) { return ForwardPD(cfg, x); }));
   prim_ = dnnl::convolution_forward(pd_);
   src_.Init(d.src, pd_.src_desc(), false);
   weights_.Init(d.weights, pd_.weights_desc(), false);
@@ -236,21 +272,21 @@ DnnlConvBackward::DnnlConvBackward(const ConvConfig& cfg) : cfg_(cfg) {}
 void DnnlConvBackward::InitWeights() {
   // made on first use, like the data half: Deconvolution's forward runs only the data half
   const ConvConfig& cfg = cfg_;
-  const ConvDescs d = MakeDescs(cfg);
-  const auto hint = TrainingHint(cfg, d);
-  if (cfg.bias) {
-    weights_pd_ = dnnl::convolution_backward_weights::primitive_desc(
-        dnnl::convolution_backward_weights::desc(dnnl::algorithm::convolution_direct, d.src_any,
-                                                 d.weights_any, d.bias_any, d.dst_any, d.strides,
-                                                 d.dilates, d.pad_l, d.pad_r),
-        Engine(), hint);
-  } else {
-    weights_pd_ = dnnl::convolution_backward_weights::primitive_desc(
-        dnnl::convolution_backward_weights::desc(dnnl::algorithm::convolution_direct, d.src_any,
-                                                 d.weights_any, d.dst_any, d.strides, d.dilates,
-                                                 d.pad_l, d.pad_r),
-        Engine(), hint);
-  }
+  using PD = dnnl::convolution_backward_weights::primitive_desc;
+  ConvDescs d;
+  weights_pd_ = AvoidingReference(cfg, &d, [&](const ConvDescs& x) {
+    const auto hint = TrainingHint(cfg, x);
+    if (cfg.bias) {
+      return PD(dnnl::convolution_backward_weights::desc(
+                    dnnl::algorithm::convolution_direct, x.src_any, x.weights_any, x.bias_any,
+                    x.dst_any, x.strides, x.dilates, x.pad_l, x.pad_r),
+                Engine(), hint);
+    }
+    return PD(dnnl::convolution_backward_weights::desc(dnnl::algorithm::convolution_direct,
+                                                       x.src_any, x.weights_any, x.dst_any,
+                                                       x.strides, x.dilates, x.pad_l, x.pad_r),
+              Engine(), hint);
+  });
   weights_prim_ =
       dnnl::convolution_backward_weights(Noted("convolution backward weights", weights_pd_));
   d_dst_weights_.Init(d.dst, weights_pd_.diff_dst_desc(), false);
@@ -263,12 +299,14 @@ void DnnlConvBackward::InitWeights() {
 void DnnlConvBackward::InitData() {
   // made on first use: a data gradient nobody reads (the stem's, whose 3 input channels have
   // no fast oneDNN kernel) is never requested, so its primitive is never made
-  const ConvDescs d = MakeDescs(cfg_);
-  const auto data_pd = dnnl::convolution_backward_data::primitive_desc(
-      dnnl::convolution_backward_data::desc(dnnl::algorithm::convolution_direct, d.src_any,
-                                            d.weights_any, d.dst_any, d.strides, d.dilates, d.pad_l,
-                                            d.pad_r),
-      Engine(), TrainingHint(cfg_, d));
+  ConvDescs d;
+  const auto data_pd = AvoidingReference(cfg_, &d, [&](const ConvDescs& x) {
+    return dnnl::convolution_backward_data::primitive_desc(
+        dnnl::convolution_backward_data::desc(dnnl::algorithm::convolution_direct, x.src_any,
+                                              x.weights_any, x.dst_any, x.strides, x.dilates,
+                                              x.pad_l, x.pad_r),
+        Engine(), TrainingHint(cfg_, x));
+  });
   data_prim_ = dnnl::convolution_backward_data(Noted("convolution backward data", data_pd));
   d_dst_data_.Init(d.dst, data_pd.diff_dst_desc(), false);
   weights_.Init(d.weights, data_pd.weights_desc(), false);

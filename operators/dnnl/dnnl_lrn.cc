@@ -28,11 +28,6 @@ dnnl::lrn_forward::primitive_desc ForwardPD(const LRNConfig& c, const md& data) 
           Engine()};
 }
 
-template <typename PD>
-bool IsReference(const PD& pd) {
-  return std::string(pd.impl_info_str()).find("ref") != std::string::npos;
-}
-
 dnnl::memory Mem(const md& d, const void* p) {
   return dnnl::memory(d, Engine(), const_cast<void*>(p));
 }

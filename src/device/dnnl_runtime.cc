@@ -30,8 +30,15 @@ dnnl::stream& Stream() {
 bool NativeSupport(DType t) {
   if (t == DType::kFloat32) return true;
   if (t != DType::kBFloat16) return false;
-  // probe once: a tiny bf16 matmul is created iff the CPU has bf16 instructions oneDNN uses
+  // probe once: a tiny bf16 matmul is created iff the CPU has bf16 instructions oneDNN uses.
+  // Below avx512_core_bf16 (a CPU without them, or ONEDNN_MAX_CPU_ISA capping oneDNN there)
+  // oneDNN 2.6 still runs bf16 at avx512_core, by emulating the instructions: slower than
+  // float32, so not native (AMP 'auto' would pick it otherwise)
   static const bool bf16 = [] {
+    const auto isa = dnnl::get_effective_cpu_isa();
+    if (isa != dnnl::cpu_isa::avx512_core_bf16 && isa != dnnl::cpu_isa::avx512_core_amx &&
+        isa != dnnl::cpu_isa::all)
+      return false;
     try {
       using md = dnnl::memory::desc;
       const auto bf = dnnl::memory::data_type::bf16;

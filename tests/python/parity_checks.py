@@ -75,11 +75,16 @@ class Float64Arbiter:
     def check(self, arg, idx, ours, theirs):
         if self.grads is None:
             self.grads = self.compute()
-        exact = self.grads[arg] if idx is None else self.grads[arg].reshape(-1)[idx]
+        # compute() may return two answers: the one on symnet's side of every kink, and the
+        # plain one that MXNet's rounding is measured against (KinkMatch)
+        mine, plain = self.grads if isinstance(self.grads, tuple) else (self.grads, self.grads)
+        pick = (lambda g: g[arg]) if idx is None else (lambda g: g[arg].reshape(-1)[idx])
+        exact = pick(mine)
         # an exactly-zero gradient is compared in absolute terms
         norm = float(np.linalg.norm(exact)) or 1.0
         err_ours = float(np.linalg.norm(ours - exact)) / norm
-        err_theirs = float(np.linalg.norm(theirs - exact)) / norm
+        exact_plain = pick(plain)
+        err_theirs = float(np.linalg.norm(theirs - exact_plain)) / (float(np.linalg.norm(exact_plain)) or 1.0)
         if err_ours <= 1e-3:
             return  # within rtol 1e-3 of the exact gradient as a whole (a few entries near 0 are not)
         self.errors.append((arg, err_ours, err_theirs))
@@ -146,3 +151,41 @@ def compare_gradients(name, ref, ours_of, exact, special=None):
         exact.check(n, idx, ours, theirs)
     exact.finish()
     return len(grads) + len(sampled)
+
+
+class KinkMatch:
+    """Makes a float64 graph run take the float32 run's side of every kink.
+
+    A ReLU whose input is within float32 rounding of 0 (4e-6 against 1e-6 seen in VGG-11 with
+    oneDNN's AVX2 kernels) can come out 0 in one precision and positive in the other; that one
+    element then moves every gradient below it by up to percents, a difference of branch, not
+    of arithmetic (with the branch matched, the same gradients agree to 5e-6). record() is the
+    float32 executor's monitor callback: it keeps every forward node's output. replay() is the
+    float64 executor's: where an output is exactly 0 in one run and not in the other, and the
+    two differ by no more than `slack` times the largest difference between the runs among
+    that output's other elements (the rounding the output carries anyway, so not a bug), it
+    writes the float32 value into the float64 output before the nodes after it read it. The
+    float64 answer is then exact for an input that differs from the real one by rounding.
+    `flips` lists (node output, elements changed, largest change)."""
+
+    def __init__(self, slack=2.0):
+        self.slack, self.outputs, self.flips = slack, {}, []
+
+    def record(self, name, arr):
+        if "_backward" not in name:
+            self.outputs[name] = arr.asnumpy()
+
+    def replay(self, name, arr):
+        mine = self.outputs.get(name)
+        if mine is None or mine.shape != tuple(arr.shape):
+            return
+        v = arr.asnumpy()
+        gap = np.abs(v - mine)
+        both = (mine != 0) & (v != 0)
+        # rounding as this output shows it: the largest gap where neither run is 0
+        tol = self.slack * float(gap[both].max()) if both.any() else 0.0
+        flip = ((mine == 0) != (v == 0)) & (gap <= tol)
+        if flip.any():
+            self.flips.append((name, int(flip.sum()), float(np.abs(v - mine)[flip].max())))
+            v[flip] = mine[flip]
+            arr[:] = v

@@ -341,12 +341,12 @@ def test_amp_overflow_skips_the_step_bit_identically():
     assert trainer.num_skipped == 1
 
 
-def _digits_accuracy(dtype):
+def _digits_accuracy(dtype, seed=0):
     from sklearn.datasets import load_digits
     d = load_digits()
-    perm = np.random.RandomState(1).permutation(len(d.target))
+    perm = np.random.RandomState(1 + seed).permutation(len(d.target))
     X, y = (d.data[perm] / 16).astype(np.float32), d.target[perm].astype(np.float32)
-    _seed()
+    _seed(seed)
     if dtype != "float32":
         amp.init(dtype)
     try:
@@ -361,7 +361,7 @@ def _digits_accuracy(dtype):
             amp.init_trainer(trainer)
         loss = gluon.loss.SoftmaxCrossEntropyLoss()
         for _ in range(20):
-            for i in range(0, 1600, 32):
+            for i in range(0, 1440, 32):
                 data, label = nd.array(X[i:i + 32]), nd.array(y[i:i + 32])
                 with autograd.record(True):
                     out = net(data)
@@ -372,18 +372,25 @@ def _digits_accuracy(dtype):
                     else:
                         autograd.backward(l)
                 trainer.step(data.shape[0])
-        return (net(nd.array(X[1600:])).asnumpy().argmax(1) == y[1600:]).mean()
+        return (net(nd.array(X[1440:])).asnumpy().argmax(1) == y[1440:]).mean()
     finally:
         amp.shutdown()
 
 
 def test_gluon_amp_recipe_on_digits_is_within_one_point_of_float32():
+    """Mean test accuracy over 3 seeds (initialisation and data split) per precision, as
+    test_amp.py's digits test: one run on the 357 held-out images has a standard error of about
+    0.009 near 0.97, so a single seed decides a 0.01 margin by chance (bfloat16 0.959 against
+    float32 0.970 was seen with oneDNN capped at AVX2); the mean difference over 3 seeds has a
+    standard error of about 0.005, and AMP must be within 0.01 of float32. Every run learns."""
     pytest.importorskip("sklearn")
-    base = _digits_accuracy("float32")
-    assert base > 0.95
+    seeds = (0, 1, 2)
+    base = [_digits_accuracy("float32", s) for s in seeds]
+    assert min(base) > 0.93, base  # learns: chance is 0.1, a run's spread about +-0.02
     for dtype in ("float16", "bfloat16"):
-        acc = _digits_accuracy(dtype)
-        assert acc >= base - 0.01, (dtype, acc, base)
+        runs = [_digits_accuracy(dtype, s) for s in seeds]
+        assert min(runs) > 0.93, (dtype, runs)
+        assert np.mean(runs) >= np.mean(base) - 0.01, (dtype, runs, base)
 
 
 def test_utils_split_and_load_and_clip_global_norm():

@@ -81,6 +81,10 @@ def test_killed_and_resumed_training_matches_an_uninterrupted_run(tmp_path):
         if p.returncode == 0:  # finished before the kill: start over from scratch
             for f in os.listdir(run_dir):
                 os.remove(os.path.join(run_dir, f))
+            if kind == "random":
+                # the reference run was timed on a busier machine than this one (pytest-xdist
+                # runs another test beside it), or this run resumed late: draw earlier moments
+                run_seconds *= 0.8
             continue
         assert p.returncode == -9, "the run failed instead of being killed:\n" + out
         kills[kind] += 1
