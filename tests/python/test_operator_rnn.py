@@ -363,7 +363,7 @@ def _rnn_grads(sym, loc, dtype, impl, seed=7):
     return res + [exe.grad_dict[k].asnumpy().astype(np.float64) for k in sorted(loc)]
 
 
-@pytest.mark.skipif(mx.features()["DNNL_BF16_NATIVE"] != "1", reason="no native bfloat16 on this CPU")
+@pytest.mark.skipif(mx.features()["DNNL_BF16_NATIVE"] != "1", reason="CPU lacks AVX512_CORE_BF16 (no native bfloat16)")
 @pytest.mark.parametrize("mode,layers,bidirectional,p", [("lstm", 2, True, 0.0), ("gru", 2, False, 0.0),
                                                          ("rnn_relu", 1, True, 0.0), ("lstm", 2, False, 0.4)])
 def test_rnn_dnnl_bfloat16_against_float32(mode, layers, bidirectional, p, restore_rnn_impl):

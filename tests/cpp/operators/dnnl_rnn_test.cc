@@ -128,7 +128,7 @@ TEST(DnnlRnnPath, DropoutBetweenLayersMatchesGemmPath) {
 }
 
 TEST(DnnlRnnPath, Bfloat16RunsNativelyNearFloat32) {
-  if (!DnnlNativeBF16()) GTEST_SKIP() << "no native bfloat16 on this CPU";
+  if (!DnnlNativeBF16()) GTEST_SKIP() << "CPU lacks AVX512_CORE_BF16 (no native bfloat16)";
   for (const char* mode : {"lstm", "gru"}) {
     const RnnRun f32 = RunRnn("gemm", mode, "0.4");
     const RnnRun bf16 = RunRnn("dnnl", mode, "0.4", DType::kBFloat16);
