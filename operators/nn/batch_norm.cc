@@ -213,21 +213,23 @@ FLayoutSlots BNLayout(std::vector<int> ins, std::vector<int> outs) {
 
 }  // namespace
 
-Op& BatchNormLikeOp(Op& op, const char* backward_op, std::function<int(const NodeAttrs&)> axis_of,
-                    std::function<bool(const NodeAttrs&)> output_mean_var) {
-  std::string backward(backward_op);
+Op& BatchNormInputs(Op& op) {
   return op.set_num_inputs(5)
-      .set_num_outputs(3)
       .add_argument("data", "NDArray-or-Symbol", "Input data.")
       .add_argument("gamma", "NDArray-or-Symbol", "Scale per channel.")
       .add_argument("beta", "NDArray-or-Symbol", "Shift per channel.")
       .add_argument("moving_mean", "NDArray-or-Symbol", "Running mean (auxiliary state).")
       .add_argument("moving_var", "NDArray-or-Symbol", "Running variance (auxiliary state).")
-      .set_attr<FListInputNames>(
-          "FListInputNames",
-          [](const NodeAttrs&) {
-            return std::vector<std::string>{"data", "gamma", "beta", "moving_mean", "moving_var"};
-          })
+      .set_attr<FListInputNames>("FListInputNames", [](const NodeAttrs&) {
+        return std::vector<std::string>{"data", "gamma", "beta", "moving_mean", "moving_var"};
+      });
+}
+
+Op& BatchNormLikeOp(Op& op, const char* backward_op, std::function<int(const NodeAttrs&)> axis_of,
+                    std::function<bool(const NodeAttrs&)> output_mean_var) {
+  std::string backward(backward_op);
+  return BatchNormInputs(op)
+      .set_num_outputs(3)
       .set_attr<FListOutputNames>("FListOutputNames",
                                   [](const NodeAttrs&) {
                                     return std::vector<std::string>{"output", "mean", "var"};

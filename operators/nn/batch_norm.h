@@ -91,6 +91,12 @@ bool BatchNormShape(int axis, std::vector<Shape>* in, std::vector<Shape>* out);
 bool BatchNormType(const NodeAttrs& attrs, std::vector<DType>* in, std::vector<DType>* out);
 
 /*!
+ * \brief The five inputs every BatchNorm-like op takes (data, gamma, beta, moving_mean,
+ *  moving_var): their count, documentation and names.
+ */
+Op& BatchNormInputs(Op& op);
+
+/*!
  * \brief Registers what BatchNorm and SyncBatchNorm share: inputs (data, gamma, beta,
  *  moving_mean, moving_var) with the moving statistics mutated auxiliary states initialized to 0
  *  and 1, outputs (output, mean, var) of which output_mean_var(attrs) shows all three, the shape

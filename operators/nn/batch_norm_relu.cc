@@ -193,20 +193,9 @@ SYMNET_REGISTER_OP(_FusedBatchNormReLU)
     .describe(
         "Internal: BatchNorm followed by a ReLU as one node, made at bind time for CPU training "
         "executors (BindOptions::fuse); oneDNN fuses the ReLU into the normalization.")
-    .set_num_inputs(5)
     .set_num_outputs(4)
     .set_attr_parser(ParamParser<BatchNormParam>)
     .add_arguments(ParamDocs<BatchNormParam>())
-    .add_argument("data", "NDArray-or-Symbol", "Input data.")
-    .add_argument("gamma", "NDArray-or-Symbol", "Scale per channel.")
-    .add_argument("beta", "NDArray-or-Symbol", "Shift per channel.")
-    .add_argument("moving_mean", "NDArray-or-Symbol", "Running mean (auxiliary state).")
-    .add_argument("moving_var", "NDArray-or-Symbol", "Running variance (auxiliary state).")
-    .set_attr<FListInputNames>(
-        "FListInputNames",
-        [](const NodeAttrs&) {
-          return std::vector<std::string>{"data", "gamma", "beta", "moving_mean", "moving_var"};
-        })
     .set_attr<FListOutputNames>(
         "FListOutputNames",
         [](const NodeAttrs&) {
@@ -247,6 +236,9 @@ SYMNET_REGISTER_OP(_FusedBatchNormReLU)
           return std::vector<NodeEntry>{g[0], g[1], g[2], NoGradient(), NoGradient()};
         })
     .set_attr<FCompute>("FCompute<cpu>", FusedBatchNormReLUForward);
+// BatchNorm's inputs, as BatchNorm registers them (after its parameters)
+static Op& fused_bn_relu_inputs [[maybe_unused]] =
+    BatchNormInputs(Op::Register("_FusedBatchNormReLU"));
 
 SYMNET_REGISTER_OP(_backward_FusedBatchNormReLU)
     .set_num_inputs(7)
