@@ -5,7 +5,7 @@ try:
 except ImportError as _e:  # a system library the wheel does not carry: name it
     from ._native import explain as _explain
     raise _explain(_e) from None
-from ._version import __version__
+from ._version import __version__, MXNET_API_VERSION
 from .base import MXNetError
 from .context import Context, cpu, cpu_pinned, current_context, gpu, gpu_memory_info, num_gpus
 from . import base, context, name
@@ -18,7 +18,7 @@ from . import executor
 from . import optimizer
 from . import random
 from . import models
-from . import amp
+from .contrib.amp import amp  # symnet.amp: the same module as mx.contrib.amp.amp
 from . import trainer
 from . import model
 from . import fileio
@@ -55,3 +55,8 @@ def default_bind_options():
 def features():
     """Build features and versions: CUDA, CUDNN, DNNL, F16C, AVX512_BF16, ..."""
     return _core.features()
+
+
+import sys as _sys  # noqa: E402
+
+_sys.modules[__name__ + ".amp"] = amp  # `import symnet.amp` finds the same module

@@ -1,6 +1,4 @@
 """Generates symnet.sym.<Op> and symnet.nd.<Op> functions from the C++ operator registry."""
-import sys
-import types
 
 from . import _core
 from .base import param_str
@@ -70,7 +68,7 @@ def _merge(op_name, positional, kwargs):
 
 
 def _make_symbol_function(op_name, info):
-    from .symbol import Symbol, _compose
+    from .symbol.symbol import Symbol, _compose
     keep_none = _none_params(info)
 
     def op_function(*args, **kwargs):
@@ -117,7 +115,7 @@ def _fast_params(args, kwargs, keep_none, NDArray):
 
 
 def _make_ndarray_function(op_name, info):
-    from .ndarray import NDArray, _invoke
+    from .ndarray.ndarray import NDArray, _invoke
 
     input_names = [i[0] for i in info["inputs"]]
     keep_none = _none_params(info)
@@ -147,28 +145,28 @@ def _make_ndarray_function(op_name, info):
     return op_function
 
 
-CONTRIB_PREFIX = "_contrib_"
+# MXNet's op modules: an op registered as _contrib_X is also contrib.X (mx.nd.contrib.X,
+# mx.sym.contrib.X), _linalg_X is linalg.X, _image_X image.X and _sparse_X sparse.X
+SUBMODULE_PREFIXES = (("_contrib_", "contrib"), ("_linalg_", "linalg"), ("_image_", "image"),
+                      ("_sparse_", "sparse"))
 
 
-def populate(namespace, kind):
-    """Adds one function per operator (and alias) to `namespace`; backward ops are skipped. An op
-    registered as _contrib_X is also namespace's contrib.X (mx.sym.contrib.X, mx.nd.contrib.X), as
-    MXNet exposes its contrib ops."""
+def populate(kind, op, internal, submodules):
+    """Makes one function per operator (and alias), backward ops left out, for `kind` ("ndarray" or
+    "symbol"): every one goes into `op` (a module's globals: mx.nd.op), those whose name starts with
+    an underscore also into `internal` (mx.nd._internal), and the prefixed ones of
+    SUBMODULE_PREFIXES under their short name into submodules[<module>] where given."""
     make = _make_symbol_function if kind == "symbol" else _make_ndarray_function
-    contrib = namespace.get("contrib")
-    if contrib is None:
-        contrib = namespace["contrib"] = types.ModuleType(namespace["__name__"] + ".contrib")
-        contrib.__doc__ = "The contrib operators (registered as _contrib_<name>)."
-        sys.modules[contrib.__name__] = contrib
     for op_name in _core.list_ops():
         info = _core.op_info(op_name)
         if info["is_backward"] or op_name.startswith("_backward"):
             continue
         for name in [op_name] + list(info["aliases"]):
-            if name not in namespace or getattr(namespace[name], "__module__", "") == __name__:
-                namespace[name] = make(name, info)
-            if name.startswith(CONTRIB_PREFIX):
-                short = name[len(CONTRIB_PREFIX):]
-                function = make(name, info)
-                function.__name__ = short
-                setattr(contrib, short, function)
+            function = op[name] = make(name, info)
+            if name.startswith("_"):
+                internal[name] = function
+            for prefix, module in SUBMODULE_PREFIXES:
+                if name.startswith(prefix) and module in submodules:
+                    short = make(name, info)
+                    short.__name__ = name[len(prefix):]
+                    submodules[module][short.__name__] = short

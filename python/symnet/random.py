@@ -20,6 +20,6 @@ def host_rng():
 
 
 # mx.random.uniform, normal, ...: the NDArray sampling functions (as MXNet's mx.random)
-from ._ndarray_random import (exponential, gamma, generalized_negative_binomial,  # noqa: E402,F401
+from .ndarray.random import (exponential, gamma, generalized_negative_binomial,  # noqa: E402,F401
                               multinomial, negative_binomial, normal, poisson, randint, randn,
                               shuffle, uniform)

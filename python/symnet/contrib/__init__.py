@@ -1,2 +1,2 @@
-"""mx.contrib as MXNet scripts import it: contrib.amp is symnet.amp."""
-from .. import amp  # noqa: F401
+"""mx.contrib as MXNet 1.9.1 lays it out: contrib.amp (automatic mixed precision)."""
+from . import amp

@@ -3,7 +3,7 @@ node (no inputs); Symbol parameters a _sample_* node (`shape` samples per parame
 The *_like functions make a node of their input's shape and dtype; multinomial one of category
 indices (and, by default, their log-probabilities). A bound graph draws new samples at every
 forward."""
-from ._random_dispatch import dispatch
+from .._random_dispatch import dispatch
 
 __all__ = ["uniform", "normal", "randn", "poisson", "exponential", "gamma", "multinomial",
            "negative_binomial", "generalized_negative_binomial", "shuffle", "randint",
@@ -12,7 +12,7 @@ __all__ = ["uniform", "normal", "randn", "poisson", "exponential", "gamma", "mul
 
 
 def _sym():
-    from . import symbol
+    from .. import symbol
     return symbol
 
 

@@ -14,17 +14,17 @@ import time
 
 import numpy as np
 
-from . import _core
-from . import initializer as init_mod
-from . import metric as metric_mod
-from . import model as model_mod
-from . import ndarray as nd
-from . import optimizer as opt_mod
-from .base import MXNetError
-from .callback import BatchEndParam
-from .context import current_context
-from .io import DataDesc
-from .kvstore import global_metric_values
+from .. import _core
+from .. import initializer as init_mod
+from .. import metric as metric_mod
+from .. import model as model_mod
+from .. import ndarray as nd
+from .. import optimizer as opt_mod
+from ..base import MXNetError
+from ..callback import BatchEndParam
+from ..context import current_context
+from ..io import DataDesc
+from ..kvstore import global_metric_values
 
 
 def _concat(arrays):
@@ -284,7 +284,7 @@ class Module:
     def init_optimizer(self, kvstore="local", optimizer="sgd",
                        optimizer_params=(("learning_rate", 0.01),), force_init=False):
         assert self.binded and self.params_initialized
-        from . import kvstore as kvs
+        from .. import kvstore as kvs
         kv = kvs.create(kvstore)
         if self.optimizer_initialized and not force_init:
             self.logger.warning("optimizer already initialized, ignoring")
@@ -735,7 +735,7 @@ class Module:
                                 "(%s); they start with fresh optimizer state (a file of another model?)",
                                 fname, len(missing), len(trained), ", ".join(missing))
         if loaded["loss_scaler"] is not None:
-            from .amp import LossScaler
+            from ..amp import LossScaler
             if self._amp_loss_scaler is None:
                 self._amp_loss_scaler = LossScaler()
             self._amp_loss_scaler._impl = loaded["loss_scaler"]

@@ -4,8 +4,8 @@ samples per parameter element, the output's shape being the parameters' shape fo
 `shape`). The *_like functions draw samples of an array's shape and dtype; multinomial draws
 category indices from rows of probabilities. Samples repeat after mx.random.seed(n), on the CPU
 and a GPU alike."""
-from ._random_dispatch import dispatch
-from .context import current_context
+from .._random_dispatch import dispatch
+from ..context import current_context
 
 __all__ = ["uniform", "normal", "randn", "poisson", "exponential", "gamma", "multinomial",
            "negative_binomial", "generalized_negative_binomial", "shuffle", "randint",
@@ -14,7 +14,7 @@ __all__ = ["uniform", "normal", "randn", "poisson", "exponential", "gamma", "mul
 
 
 def _nd():
-    from . import ndarray
+    from .. import ndarray
     return ndarray
 
 

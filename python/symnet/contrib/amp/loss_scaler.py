@@ -9,7 +9,7 @@ The rules, the step's skip-or-update decision and the saved state live in C++
 """
 import json
 
-from .. import _core
+from ... import _core
 
 
 class LossScaler:

@@ -6,9 +6,9 @@ import builtins
 
 import numpy as np
 
-from . import _binary_ops, _core
-from .base import dtype_name, numeric_types, integer_types, numpy_dtype, param_str
-from .context import Context, current_context
+from .. import _binary_ops, _core
+from ..base import dtype_name, numeric_types, integer_types, numpy_dtype, param_str
+from ..context import Context, current_context
 
 
 class NDArray:
@@ -76,7 +76,7 @@ class NDArray:
     def backward(self, out_grad=None, retain_graph=False, train_mode=True):
         """Computes the gradient of this array (recorded under autograd.record()) with respect to
         every array attach_grad marked."""
-        from . import autograd
+        from .. import autograd
         autograd.backward([self], None if out_grad is None else [out_grad],
                           retain_graph=retain_graph, train_mode=train_mode)
 
@@ -424,17 +424,15 @@ def waitall():
         _core.synchronize(i)
 
 
-from ._op_gen import populate as _populate  # noqa: E402
+#: MXNet's storage type ids (ndarray.ndarray._STORAGE_TYPE_*); symnet stores dense arrays only
+#: until sparse storage lands, but code that maps names to ids imports this table.
+_STORAGE_TYPE_UNDEFINED, _STORAGE_TYPE_DEFAULT, _STORAGE_TYPE_ROW_SPARSE, _STORAGE_TYPE_CSR = -1, 0, 1, 2
+_STORAGE_TYPE_STR_TO_ID = {"undefined": _STORAGE_TYPE_UNDEFINED, "default": _STORAGE_TYPE_DEFAULT,
+                           "row_sparse": _STORAGE_TYPE_ROW_SPARSE, "csr": _STORAGE_TYPE_CSR}
+_STORAGE_TYPE_ID_TO_STR = {v: k for k, v in _STORAGE_TYPE_STR_TO_ID.items()}
 
-_populate(globals(), "ndarray")
+#: the builtin slice, under the name MXNet's module gives it (its own `slice` is the operator)
+py_slice = builtins.slice
 
-from ._fluent import add_fluent_methods as _add_fluent_methods  # noqa: E402
-
-_add_fluent_methods(NDArray, globals())
-
-# mx.nd.random: MXNet's sampling functions (scalar parameters: _random_*, array ones: _sample_*)
-import sys as _sys  # noqa: E402
-
-from . import _ndarray_random as random  # noqa: E402
-
-_sys.modules[__name__ + ".random"] = random
+# what `from .ndarray import *` gives the package: every public name here but the modules imported
+__all__ = [_n for _n, _v in globals().items() if not _n.startswith("_") and type(_v) is not type(np)]

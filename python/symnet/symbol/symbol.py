@@ -7,10 +7,10 @@ import json
 import warnings
 
 
-from . import _binary_ops, _core
-from .base import MXNetError, dtype_name, numeric_types, numpy_dtype, param_str
-from .context import current_context
-from .name import NameManager
+from .. import _binary_ops, _core
+from ..base import MXNetError, dtype_name, numeric_types, numpy_dtype, param_str
+from ..context import current_context
+from ..name import NameManager
 
 
 class Symbol:
@@ -91,11 +91,11 @@ class Symbol:
 
     def reshape(self, *args, **kwargs):
         """x.reshape((0, -1)) or x.reshape(shape=(0, -1)), as on an NDArray."""
-        return globals()["reshape"](self, *args, **kwargs)
+        return _op("reshape")(self, *args, **kwargs)
 
     def astype(self, dtype):
         """This symbol cast to `dtype` (a Cast node)."""
-        return globals()["Cast"](self, dtype=dtype_name(dtype))
+        return _op("Cast")(self, dtype=dtype_name(dtype))
 
     def copy(self):
         return self.__copy__()
@@ -161,8 +161,8 @@ class Symbol:
         options: a dict of bind options overriding the defaults (mx.default_bind_options()):
         layout ('auto' | 'NHWC' | 'off'), cuda_graphs (bool), workspace_mb (int), fuse (bool:
         binds without gradients fold BatchNorm into convolutions)."""
-        from .executor import Executor
-        from . import amp
+        from ..executor import Executor
+        from .. import amp
         ctx = ctx or current_context()
         sym = amp._maybe_convert(self)
         reqs, default = _grad_req_args(grad_req, self.list_arguments())
@@ -176,8 +176,8 @@ class Symbol:
              shared_exec=None, options=None):
         """Binds to given arrays (lists in list_arguments() order, or dicts by name); options as
         in simple_bind."""
-        from .executor import Executor
-        from . import amp
+        from ..executor import Executor
+        from .. import amp
         sym = amp._maybe_convert(self)
         arg_names = self.list_arguments()
         args = _array_list(args, arg_names, "args")
@@ -190,7 +190,7 @@ class Symbol:
         else:
             grads = _array_list(args_grad, arg_names, "args_grad", allow_missing=True)
         req_list = ["null" if g is None else r for g, r in zip(grads, req_list)]
-        from .ndarray import NDArray
+        from ..ndarray import NDArray
         none = _core.none_array()
         handle = _core.Executor.bind(sym.handle, ctx._handle(), [a.handle for a in args],
                                      [g.handle if isinstance(g, NDArray) else none for g in grads],
@@ -245,6 +245,12 @@ class Symbol:
 
 
 # ---- maximum, power, hypot and the operators **, %, ==, >, ... (same-shape ops, as MXNet) ---
+def _op(name):
+    """The generated function of operator `name` (symbol.op, filled in after this module)."""
+    from . import op
+    return getattr(op, name)
+
+
 def _apply_binary(op, scalar, symbols):
     if scalar is None:
         return _compose(op[0], None, {}, symbols, {}, None)
@@ -355,38 +361,26 @@ def load(fname):
 # (those functions come from the registry, below; the dtype is written into the JSON, as MXNet's)
 def zeros(shape, dtype=None, **kwargs):
     """A symbol of zeros of `shape` (float32 unless dtype says otherwise)."""
-    return globals()["_zeros"](shape=shape, dtype=dtype_name(dtype) or "float32", **kwargs)
+    return _op("_zeros")(shape=shape, dtype=dtype_name(dtype) or "float32", **kwargs)
 
 
 def ones(shape, dtype=None, **kwargs):
     """A symbol of ones of `shape` (float32 unless dtype says otherwise)."""
-    return globals()["_ones"](shape=shape, dtype=dtype_name(dtype) or "float32", **kwargs)
+    return _op("_ones")(shape=shape, dtype=dtype_name(dtype) or "float32", **kwargs)
 
 
 def full(shape, val, dtype=None, **kwargs):
     """A symbol of `shape` filled with `val` (float32 unless dtype says otherwise)."""
-    return globals()["_full"](shape=shape, dtype=dtype_name(dtype) or "float32", value=float(val),
+    return _op("_full")(shape=shape, dtype=dtype_name(dtype) or "float32", value=float(val),
                               **kwargs)
 
 
 def arange(start, stop=None, step=1.0, repeat=1, infer_range=False, name=None, dtype=None):
     """start, start + step, ... before stop, each `repeat` times; [0, start) without stop."""
-    return globals()["_arange"](start=start, stop=stop, step=step, repeat=repeat,
+    return _op("_arange")(start=start, stop=stop, step=step, repeat=repeat,
                                 infer_range=infer_range, name=name,
                                 dtype=dtype_name(dtype) or "float32")
 
 
-from ._op_gen import populate as _populate  # noqa: E402
-
-_populate(globals(), "symbol")
-
-from ._fluent import add_fluent_methods as _add_fluent_methods  # noqa: E402
-
-_add_fluent_methods(Symbol, globals())
-
-# mx.sym.random: MXNet's sampling functions (scalar parameters: _random_*, array ones: _sample_*)
-import sys as _sys  # noqa: E402
-
-from . import _symbol_random as random  # noqa: E402
-
-_sys.modules[__name__ + ".random"] = random
+# what `from .symbol import *` gives the package: every public name here but the modules imported
+__all__ = [_n for _n, _v in globals().items() if not _n.startswith("_") and type(_v) is not type(json)]

@@ -17,8 +17,8 @@ import contextlib
 import sys
 import warnings
 
-from .. import _core
-from ..base import dtype_name
+from ... import _core
+from ...base import dtype_name
 from .loss_scaler import LossScaler
 
 __all__ = ["init", "auto_dtype", "convert_symbol", "convert_model", "init_trainer", "LossScaler",
@@ -109,7 +109,7 @@ def convert_symbol(sym, target_dtype="float16", target_dtype_ops=None, fp32_ops=
                    conditional_fp32_ops=None, excluded_sym_names=None, data_names=None,
                    cast_optional_params=False):
     """The mixed-precision version of `sym` (see symnet::amp::ReducePrecision)."""
-    from ..symbol import Symbol
+    from ...symbol import Symbol
     handle, _ = _core.amp_convert(
         sym.handle, _target(target_dtype), list(target_dtype_ops or []), list(fp32_ops or []),
         [(op, attr, list(vals)) for op, attr, vals in (conditional_fp32_ops or [])],
@@ -122,7 +122,7 @@ def convert_model(sym, arg_params, aux_params, target_dtype="float16", target_dt
                   data_names=None, cast_optional_params=False):
     """(converted symbol, arg_params, aux_params). With cast_optional_params, parameters that
     only feed 16-bit ops are returned (and declared) in the 16-bit dtype."""
-    from ..symbol import Symbol
+    from ...symbol import Symbol
     target = _target(target_dtype)
     data_names = list(data_names or ["data"])
     handle, low = _core.amp_convert(
@@ -183,8 +183,8 @@ def convert_hybrid_block(block, target_dtype="float16", target_dtype_ops=None, f
     """A hybridized block whose graph runs in mixed precision: returns a SymbolBlock of the
     converted graph sharing the block's parameters (run the block once first so its graph is
     known)."""
-    from ..gluon.block import SymbolBlock
-    from .. import symbol as _sym
+    from ...gluon.block import SymbolBlock
+    from ... import symbol as _sym
     if getattr(block, "_cached", None) is None:
         raise RuntimeError("convert_hybrid_block: hybridize() the block and run it once first")
     graph = block._cached[0]
