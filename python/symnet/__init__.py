@@ -42,6 +42,7 @@ from . import module
 from . import module as mod
 from . import test_utils
 from . import gluon
+from . import rnn
 
 
 def default_bind_options():
