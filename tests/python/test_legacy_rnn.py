@@ -67,6 +67,25 @@ def test_cell_unroll_matches_mxnet(ref, case):
     assert_matches(ref, case, mx.sym.Group([outputs] + list(states)), auto_named=(0,))
 
 
+def test_stack_over_a_tnc_symbol_matches_mxnet(ref):
+    # the stack's begin states take their batch from axis 1 of the one TNC input symbol
+    stack = mx.rnn.SequentialRNNCell()
+    stack.add(mx.rnn.LSTMCell(H, prefix='s0_'))
+    stack.add(mx.rnn.DropoutCell(0.5, prefix='s_drop_'))
+    stack.add(mx.rnn.GRUCell(H, prefix='s1_'))
+    outputs, states = stack.unroll(T, mx.sym.Variable('data'), layout='TNC', merge_outputs=True)
+    assert outputs.infer_shape(data=(T, 7, C))[1] == [(T, 7, H)]
+    assert_matches(ref, 'stack_tnc', mx.sym.Group([outputs] + states), auto_named=(0,))
+
+
+def test_conv_lstm_matches_mxnet(ref):
+    cell = mx.rnn.ConvLSTMCell((N, 2, 4, 3), num_hidden=3, h2h_kernel=(3, 1), i2h_kernel=(3, 3),
+                               i2h_pad=(1, 1), prefix='cl_')
+    assert cell.state_shape == [(0, 3, 4, 3)] * 2
+    outputs, states = cell.unroll(2, [mx.sym.Variable('x%d' % t) for t in range(2)], merge_outputs=False)
+    assert_matches(ref, 'conv_lstm', mx.sym.Group(outputs + states))
+
+
 def test_lstm_matches_numpy(ref):
     """The MXNet reference itself against an LSTM written out in NumPy (gates i, f, c, o)."""
     a = case_args(ref, 'lstm_ntc')

@@ -6,6 +6,8 @@ test_legacy_rnn.py compares symnet with. Run in this folder with MXNet's interpr
 Every case stores its inputs and parameters (seeded numpy draws) next to MXNet's outputs under
 '<case>/<name>' keys, so the test needs only the file. Cases:
   lstm_ntc, lstm_tnc, gru, rnn_relu: a cell unrolled 3 steps (merged outputs, final states);
+  stack_tnc: SequentialRNNCell of LSTM, DropoutCell and GRU over one TNC symbol (inference);
+  conv_lstm: ConvLSTMCell unrolled 2 steps (list outputs, final states);
   stack_bi: SequentialRNNCell of a BidirectionalCell of LSTMs and a ResidualCell GRU, list outputs;
   fused_lstm, fused_gru: FusedRNNCell (2 layers, bidirectional, final states) over a packed vector,
     and the per-gate arrays of its unpack_weights;
@@ -53,6 +55,19 @@ def main():
     cell_case('lstm_tnc', mx.rnn.LSTMCell(H, prefix='lstm_'), 'TNC', rng)
     cell_case('gru', mx.rnn.GRUCell(H, prefix='gru_'), 'NTC', rng)
     cell_case('rnn_relu', mx.rnn.RNNCell(H, activation='relu', prefix='rnn_'), 'NTC', rng)
+
+    stack = mx.rnn.SequentialRNNCell()
+    stack.add(mx.rnn.LSTMCell(H, prefix='s0_'))
+    stack.add(mx.rnn.DropoutCell(0.5, prefix='s_drop_'))
+    stack.add(mx.rnn.GRUCell(H, prefix='s1_'))
+    cell_case('stack_tnc', stack, 'TNC', rng)
+    conv = mx.rnn.ConvLSTMCell((N, 2, 4, 3), num_hidden=3, h2h_kernel=(3, 1), i2h_kernel=(3, 3),
+                               i2h_pad=(1, 1), prefix='cl_')
+    steps = [mx.sym.Variable('x%d' % t) for t in range(2)]
+    outputs, states = conv.unroll(2, steps, merge_outputs=False)
+    sym = mx.sym.Group(outputs + list(states))
+    arg_shapes, _, _ = sym.infer_shape(**{'x%d' % t: (N, 2, 4, 3) for t in range(2)})
+    run('conv_lstm', sym, {n: draw(rng, s) for n, s in zip(sym.list_arguments(), arg_shapes)})
 
     stack = mx.rnn.SequentialRNNCell()
     stack.add(mx.rnn.BidirectionalCell(mx.rnn.LSTMCell(H, prefix='l_'), mx.rnn.LSTMCell(H, prefix='r_'),
