@@ -1,7 +1,7 @@
 """The core of mx.rnn's legacy symbolic cells: RNNParams (the shared variables), BaseRNNCell (state
 bookkeeping, begin_state, gate-wise weight packing, unroll) and the sequence-shape helpers the
 cells share."""
-from .. import symbol
+from .. import ndarray, symbol
 from ..base import string_types
 
 
@@ -65,7 +65,7 @@ def _zeros_batched_like(like, like_axis):
         attrs = {k: v for k, v in kwargs.items() if k.startswith('__')}
         one = tuple(1 if i == axis else d for i, d in enumerate(shape))
         fill = {k: v for k, v in kwargs.items() if not k.startswith('__')}
-        return symbol.broadcast_like(symbol.zeros(shape=one, name=name + '_one', **fill), like,
+        return symbol.broadcast_like(symbol.zeros(shape=one, name='%s_one' % name, **fill), like,
                                      lhs_axes=(axis,), rhs_axes=(like_axis,), name=name, attr=attrs)
     return func
 
@@ -191,7 +191,6 @@ class BaseRNNCell(object):
     def pack_weights(self, args):
         """A copy of `args` with the per-gate arrays of unpack_weights stacked back into this
         cell's i2h/h2h weight and bias."""
-        from .. import ndarray
         args = args.copy()
         gates = self._gate_names
         if not gates:

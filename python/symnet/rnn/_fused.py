@@ -4,7 +4,7 @@ direction (l, then r), each direction's input weights gate by gate, then its rec
 then every bias in the same order (input biases, then recurrent biases)."""
 import warnings
 
-from .. import init, symbol
+from .. import init, ndarray, symbol
 from ._base import BaseRNNCell, _normalize_sequence
 
 
@@ -105,7 +105,6 @@ class FusedRNNCell(BaseRNNCell):
         return args
 
     def pack_weights(self, args):
-        from .. import ndarray
         args = args.copy()
         first = args['%sl0_i2h%s_weight' % (self._prefix, self._gate_names[0])]
         parts = []
