@@ -9,6 +9,15 @@ from ._version import __version__, MXNET_API_VERSION
 from .base import MXNetError
 from .context import Context, cpu, cpu_pinned, current_context, gpu, gpu_memory_info, num_gpus
 from . import base, context, name
+from . import util
+from .util import is_np_shape, set_np_shape, np_shape, use_np_shape  # MXNet's top-level names
+from .util import is_np_array, np_array, use_np_array, use_np
+from . import runtime
+from . import registry
+from . import numpy
+from . import numpy_extension
+from . import numpy as np
+from . import numpy_extension as npx
 from . import ndarray
 from . import ndarray as nd
 from . import autograd
