@@ -2,15 +2,15 @@
 NAG and Adam here; RMSProp, AdaGrad, AdaDelta, AdamW, LAMB, LARS, Ftrl, Signum and SignSGD in
 _optimizers_extra.py, imported at the end of this module."""
 import inspect
+import warnings
 
 from . import ndarray as nd
+from . import registry as _registry_module
 
 
 class Optimizer:
     """Base class: learning rate, weight decay, gradient rescaling and clipping, per-name
     lr/wd multipliers."""
-
-    _registry = {}
 
     def __init__(self, learning_rate=0.01, wd=0.0, rescale_grad=1.0, clip_gradient=None,
                  lr_scheduler=None, param_idx2name=None, multi_precision=False, **kwargs):
@@ -45,18 +45,29 @@ class Optimizer:
                     names.append(p.name)
         return sorted(names)
 
-    @classmethod
-    def register(cls, klass):
-        cls._registry[klass.__name__.lower()] = klass
+    @staticmethod
+    def register(klass):
+        """Files an Optimizer subclass under its lower-cased class name (create('myopt') then
+        finds class MyOpt); returns the class, so it works as a decorator. A second class of the
+        same name replaces the first, with a warning."""
+        assert isinstance(klass, type), "Optimizer.register takes a class, not %r" % (klass,)
+        name = klass.__name__.lower()
+        old = Optimizer.opt_registry.get(name)
+        if old is not None and old is not klass:
+            warnings.warn("WARNING: New optimizer %s.%s is overriding existing optimizer %s.%s"
+                          % (klass.__module__, klass.__name__, old.__module__, old.__name__),
+                          stacklevel=2)
+        Optimizer.opt_registry[name] = klass
         return klass
 
     @staticmethod
     def create_optimizer(name, **kwargs):
+        """An instance of the optimizer registered as `name` (any case) with kwargs."""
         try:
-            return Optimizer._registry[name.lower()](**kwargs)
+            return Optimizer.opt_registry[name.lower()](**kwargs)
         except KeyError:
             raise ValueError("unknown optimizer '%s'; known: %s"
-                             % (name, ", ".join(sorted(Optimizer._registry)))) from None
+                             % (name, ", ".join(sorted(Optimizer.opt_registry)))) from None
 
     def set_learning_rate(self, lr):
         self.lr = lr
@@ -107,6 +118,10 @@ class Optimizer:
     def update(self, index, weight, grad, state):
         raise NotImplementedError()
 
+
+# Optimizer.opt_registry (name -> class, filled by register) is mx.registry's entry for Optimizer
+# itself, so get_create_func(Optimizer, 'optimizer') finds what register filed, and the other way
+Optimizer.opt_registry = Optimizer._registry = _registry_module._registry_of(Optimizer)
 
 _LOW_PRECISION = ("float16", "bfloat16")
 
@@ -235,6 +250,9 @@ class Adam(Optimizer):
     update_multi_precision = update
 
 
+#: MXNet's module-level name of Optimizer.register: @mx.optimizer.register
+register = Optimizer.register
+
 # the other optimizers register themselves on import
 from ._optimizers_extra import (LAMB, LARS, AdaDelta, AdaGrad, AdamW, Ftrl, RMSProp,  # noqa: E402,F401
                                 SignSGD, Signum)
@@ -264,4 +282,4 @@ def get_updater(optimizer):
     return Updater(optimizer)
 
 __all__ = ["Optimizer", "SGD", "NAG", "Adam", "AdamW", "RMSProp", "AdaGrad", "AdaDelta", "LAMB",
-           "LARS", "Ftrl", "Signum", "SignSGD", "create", "Updater", "get_updater"]
+           "LARS", "Ftrl", "Signum", "SignSGD", "create", "Updater", "get_updater", "register"]
