@@ -5,17 +5,21 @@ from . import _core
 
 
 class Context:
-    """A device, as MXNet's Context: device_type 'cpu' or 'gpu' plus device_id."""
+    """A device, as MXNet's Context: device_type plus device_id. The types are MXNet's: 'cpu',
+    'gpu', and MXNet's two kinds of host memory, 'cpu_pinned' (page-locked) and 'cpu_shared'
+    (shared between processes). symnet allocates both as ordinary host memory: arrays there are
+    CPU arrays whose context keeps the name."""
 
-    devtype2str = {1: "cpu", 2: "gpu", 3: "cpu_pinned"}
-    devstr2type = {"cpu": 1, "gpu": 2, "cpu_pinned": 3}
+    devtype2str = {1: "cpu", 2: "gpu", 3: "cpu_pinned", 5: "cpu_shared"}
+    devstr2type = {"cpu": 1, "gpu": 2, "cpu_pinned": 3, "cpu_shared": 5}
     _default = threading.local()
 
     def __init__(self, device_type, device_id=0):
         if isinstance(device_type, Context):
             device_type, device_id = device_type.device_type, device_type.device_id
         if device_type not in self.devstr2type:
-            raise ValueError("unknown device type %r; expected 'cpu' or 'gpu'" % (device_type,))
+            raise ValueError("unknown device type %r; expected one of %s"
+                             % (device_type, ", ".join(repr(t) for t in self.devstr2type)))
         self.device_type = device_type
         self.device_id = int(device_id)
 
@@ -67,6 +71,7 @@ def cpu(device_id=0):
 
 
 def cpu_pinned(device_id=0):
+    """MXNet's page-locked host memory context; symnet gives it ordinary host memory."""
     return Context("cpu_pinned", device_id)
 
 

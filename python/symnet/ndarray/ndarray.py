@@ -3,6 +3,7 @@
 Every registered operator is also a function here (symnet.nd.FullyConnected(...)), run at once.
 """
 import builtins
+import struct
 
 import numpy as np
 
@@ -118,14 +119,74 @@ class NDArray:
         return self if ctx == self.context else self.copyto(ctx)
 
     def reshape(self, *shape, **kwargs):
-        """A view with a new shape; one dim may be -1."""
-        if "shape" in kwargs:
-            shape = kwargs.pop("shape")
-        elif len(shape) == 1 and isinstance(shape[0], (list, tuple)):
+        """A view of the same data with a new shape: x.reshape((2, -1)), x.reshape(2, -1) or
+        x.reshape(shape=(2, -1)). As in MXNet, 0 copies the input's dim, -1 infers one dim, -2
+        copies all remaining dims, -3 merges two dims, -4 splits one into the next two values,
+        and reverse=True applies these from the right. Recorded by autograd under record()."""
+        unknown = [k for k in kwargs if k not in ("shape", "reverse")]
+        if unknown:
+            raise TypeError("Got unknown keywords in reshape: %s. Accepted keyword arguments are "
+                            "'shape' and 'reverse'." % ", ".join(unknown))
+        if len(shape) == 1 and isinstance(shape[0], (list, tuple)):
             shape = shape[0]
+        elif not shape:
+            shape = kwargs.get("shape")
+            assert shape, "Shape must be provided."
+        if isinstance(shape, integer_types):
+            shape = (shape,)
+        target = _resolve_reshape(self.shape, tuple(int(d) for d in shape),
+                                  bool(kwargs.get("reverse", False)))
         if _recording():
-            return _invoke("Reshape", {"shape": param_str(tuple(shape))}, [self])
-        return NDArray(self.handle.reshape(tuple(shape)))
+            return _invoke("Reshape", {"shape": param_str(target)}, [self])
+        return NDArray(self.handle.reshape(target))
+
+    def tostype(self, stype):
+        """A copy with storage type stype. symnet stores dense arrays only: 'default' gives a
+        dense copy (recorded by autograd, as MXNet's cast_storage); 'csr' and 'row_sparse' raise
+        an error naming the storage type that is missing."""
+        if stype == "csr" and self.ndim != 2:
+            raise ValueError("To convert to a CSR, the NDArray should be 2 Dimensional. Current "
+                             "shape is %s" % str(self.shape))
+        if stype == "default":
+            return self.copy()
+        if stype in ("csr", "row_sparse"):
+            from .sparse import _no_sparse
+            _no_sparse("NDArray.tostype", stype)
+        raise ValueError("tostype: unknown storage type %r; valid values are 'default', 'csr' "
+                         "and 'row_sparse'" % (stype,))
+
+    # ---- pickling (copy.copy and copy.deepcopy go through it too) -------------------------------
+    # The state is MXNet's: {'handle': one array in MXNet's NDArray save format}, so arrays pickled
+    # by MXNet 1.9.1 load here and the other way round.
+    def __reduce__(self):
+        return NDArray, (None,), self.__getstate__()
+
+    def __getstate__(self):
+        if self.handle is None:
+            return {"handle": None}
+        record = _core.save_ndarrays_bytes([self.handle], [])[len(_LIST_HEAD):-8]
+        at = _record_device_offset(record)
+        if at is not None:  # the record says where the array lives, as MXNet's does
+            dev_type, dev_id = self.handle.device
+            record = record[:at] + struct.pack("<ii", dev_type, dev_id) + record[at + 8:]
+        return {"handle": bytearray(record)}
+
+    def __setstate__(self, state):
+        record = state["handle"]
+        if record is None:
+            self.handle = None
+            return
+        record = bytes(record)
+        at = _record_device_offset(record)
+        dev_type, dev_id = struct.unpack_from("<ii", record, at) if at is not None else (1, 0)
+        if at is not None:  # symnet's reader takes host records; the device is applied below
+            record = record[:at] + struct.pack("<ii", 1, 0) + record[at + 8:]
+        arrays, _ = _core.load_ndarrays_bytes(_LIST_HEAD + record + struct.pack("<Q", 0))
+        self.handle = arrays[0]
+        # as MXNet: host kinds (cpu, cpu_pinned, cpu_shared) load on cpu(0), a GPU array on its
+        # GPU when this machine has it (MXNet needs one; symnet keeps it on the CPU otherwise)
+        if dev_type == 2 and not self.handle.is_none() and dev_id < _core.num_gpus():
+            self.handle = self.copyto(Context("gpu", dev_id)).handle
 
     def wait_to_read(self):
         """Waits until the array's value is computed (GPU work is asynchronous; CPU work is not)."""
@@ -313,6 +374,96 @@ class NDArray:
 
 def _recording():
     return _core.autograd_is_recording()
+
+
+def _resolve_reshape(src, target, reverse=False):
+    """The shape NDArray.reshape(target) gives an array of shape src, resolving MXNet's special
+    values (0, -1, -2, -3, -4; from the right with reverse). Malformed targets raise MXNetError,
+    a shape of another size ValueError, as in MXNet."""
+    def bad(why):
+        from ..base import MXNetError  # noqa: F811 (here so this helper stands on its own)
+        raise MXNetError("cannot reshape an array of shape %s to %s%s: %s"
+                         % (src, target, " (reverse=True)" if reverse else "", why))
+    dims = list(src)[::-1] if reverse else list(src)
+    spec = list(target)[::-1] if reverse else list(target)
+    out, src_i, infer, i = [], 0, None, 0
+    while i < len(spec):
+        d = spec[i]
+        if d == 0:
+            if src_i >= len(dims):
+                bad("0 refers past the last input dim")
+            out.append(dims[src_i])
+            src_i += 1
+        elif d == -1:
+            if infer is not None:
+                bad("only one dim can be inferred (-1)")
+            infer = len(out)
+            out.append(1)
+            src_i += 1
+        elif d == -2:
+            out.extend(dims[src_i:])
+            src_i = len(dims)
+        elif d == -3:
+            if src_i + 1 >= len(dims):
+                bad("-3 needs two input dims")
+            out.append(dims[src_i] * dims[src_i + 1])
+            src_i += 2
+        elif d == -4:
+            if i + 2 >= len(spec) or src_i >= len(dims):
+                bad("-4 needs an input dim and two following values")
+            whole, a, b = dims[src_i], spec[i + 1], spec[i + 2]
+            src_i += 1
+            if a == -1 and b == -1:
+                bad("the two dims -4 splits into cannot both be -1")
+            a = whole // b if a == -1 else a
+            b = whole // a if b == -1 else b
+            if a * b != whole:
+                bad("split dims %d, %d do not divide the dim %d" % (a, b, whole))
+            out.extend([a, b])
+            i += 2
+        elif d > 0:
+            out.append(d)
+            src_i += 1
+        else:
+            bad("%d is not a dim or one of the special values 0, -1, -2, -3, -4" % d)
+        i += 1
+    size = int(np.prod(src, dtype=np.int64))
+    if infer is not None:
+        known = int(np.prod(out, dtype=np.int64))
+        if known == 0:
+            raise ValueError("Cannot reshape array of size %d into shape %s: the -1 dim cannot be "
+                             "inferred next to a 0-size dim" % (size, target))
+        out[infer] = size // known
+    if reverse:
+        out.reverse()
+    if int(np.prod(out, dtype=np.int64)) != size:
+        raise ValueError("Cannot reshape array of size %d into shape %s" % (size, target))
+    return tuple(out)
+
+
+# one array's record is the part of a one-array, nameless .params list between this head (list
+# magic, reserved word, array count) and the trailing name count
+_LIST_HEAD = struct.pack("<QQQ", 0x112, 0, 1)
+_V1_MAGIC, _V2_MAGIC, _V3_MAGIC = 0xF993FAC8, 0xF993FAC9, 0xF993FACA
+
+
+def _record_device_offset(record):
+    """Where the (device type, device id) pair of one array's saved record starts; None for
+    records without one (the none array, sparse arrays, which the loader refuses anyway)."""
+    if len(record) < 8:
+        return None
+    magic = struct.unpack_from("<I", record, 0)[0]
+    if magic in (_V2_MAGIC, _V3_MAGIC):
+        stype, ndim = struct.unpack_from("<ii", record, 4)
+        if stype != 0 or (ndim <= 0 and not (magic == _V3_MAGIC and ndim == 0)):
+            return None
+        at = 12 + 8 * ndim
+    elif magic == _V1_MAGIC:
+        ndim = struct.unpack_from("<i", record, 4)[0]
+        at = 8 + 8 * ndim if ndim > 0 else None
+    else:  # the oldest layout: ndim, then uint32 dims
+        at = 4 + 4 * magic if 0 < magic <= 32 else None
+    return at if at is not None and at + 8 <= len(record) else None
 
 
 def _invoke(op, params, inputs, out=None):
