@@ -8,7 +8,7 @@ import struct
 import numpy as np
 
 from .. import _binary_ops, _core
-from ..base import dtype_name, numeric_types, integer_types, numpy_dtype, param_str
+from ..base import MXNetError, dtype_name, numeric_types, integer_types, numpy_dtype, param_str
 from ..context import Context, current_context
 
 
@@ -508,22 +508,72 @@ def empty(shape, ctx=None, dtype=None):
     return NDArray(_core.empty(shape, dtype_name(dtype) or "float32", _ctx(ctx)))
 
 
-def zeros(shape, ctx=None, dtype=None, **kwargs):
+def _fill_given(out, shape, dtype, value, what):
+    """zeros/ones(..., out=arr) as MXNet's _zeros/_ones ops with an output: `out` must have the
+    requested shape and dtype (float32 unless given); it is filled and returned (its context
+    wins over ctx)."""
+    if not isinstance(out, NDArray):
+        raise TypeError("%s: out must be an NDArray, not %s" % (what, type(out).__name__))
+    shape = (shape,) if isinstance(shape, integer_types) else tuple(shape)
+    if tuple(out.shape) != shape:
+        raise MXNetError("%s: out has shape %s, but the requested shape is %s"
+                         % (what, tuple(out.shape), shape))
+    want, have = dtype_name(dtype) or "float32", dtype_name(out.dtype)
+    if have != want:
+        raise MXNetError("%s: out has dtype %s, but the requested dtype is %s"
+                         % (what, have, want))
+    out[:] = value
+    return out
+
+
+def zeros(shape, ctx=None, dtype=None, out=None, **kwargs):
+    """An array of zeros (float32 unless dtype says otherwise); with out, fills out (which must
+    have that shape and dtype) and returns it."""
+    if out is not None:
+        return _fill_given(out, shape, dtype, 0.0, "zeros")
     a = empty(shape, ctx, dtype)
     a.handle.fill(0.0)
     return a
 
 
-def ones(shape, ctx=None, dtype=None, **kwargs):
+def ones(shape, ctx=None, dtype=None, out=None, **kwargs):
+    """An array of ones (float32 unless dtype says otherwise); with out, fills out (which must
+    have that shape and dtype) and returns it."""
+    if out is not None:
+        return _fill_given(out, shape, dtype, 1.0, "ones")
     a = empty(shape, ctx, dtype)
     a.handle.fill(1.0)
     return a
 
 
-def full(shape, val, ctx=None, dtype=None, **kwargs):
+def full(shape, val, ctx=None, dtype=None, out=None, **kwargs):
+    """An array filled with val; with out, as MXNet, every element of out is set to val and out
+    returned whatever its shape and dtype (shape, ctx and dtype are then not used)."""
+    if out is not None:
+        out[:] = val
+        return out
     a = empty(shape, ctx, dtype)
     a.handle.fill(float(val))
     return a
+
+
+def _like_function(op_name):
+    """nd.zeros_like / nd.ones_like: MXNet's operators take no parameters and ignore any given
+    (a dtype too: the result has the input's dtype), where symnet's operator refuses unknown
+    ones; the call goes to the operator without them."""
+    def like(data=None, out=None, name=None, **ignored):
+        return _invoke(op_name, {}, [data], out)
+
+    like.__name__ = op_name
+    like.__doc__ = "An array of %s with the shape and dtype of `data` (other arguments are ignored, " \
+                   "as in MXNet)." % op_name.split("_")[0]
+    return like
+
+
+zeros_like = _like_function("zeros_like")
+ones_like = _like_function("ones_like")
+NDArray.zeros_like = lambda self, *args, **kwargs: zeros_like(self, *args, **kwargs)
+NDArray.ones_like = lambda self, *args, **kwargs: ones_like(self, *args, **kwargs)
 
 
 def array(source_array, ctx=None, dtype=None):

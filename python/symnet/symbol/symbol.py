@@ -65,9 +65,23 @@ class Symbol:
         return Symbol(self.handle.get_internals())
 
     def get_children(self):
-        """The inputs of this symbol's node, or None for a variable."""
-        children = self.handle.get_children()
-        return Symbol(children) if children.num_outputs() else None
+        """The inputs of this symbol's nodes, or None when they have none (a variable). As in
+        MXNet, a node lists its inputs once however many of its outputs this symbol holds
+        (SliceChannel's three outputs: its one input)."""
+        if self.handle.num_outputs() <= 1:
+            children = self.handle.get_children()
+            return Symbol(children) if children.num_outputs() else None
+        # the JSON numbers each node once: outputs whose heads share a node id share the node
+        heads = json.loads(self.handle.tojson())["heads"]
+        seen, parts = set(), []
+        for i, head in enumerate(heads):
+            if head[0] in seen:
+                continue
+            seen.add(head[0])
+            children = self.handle.output(i).get_children()
+            if children.num_outputs():
+                parts.append(children)
+        return Symbol(_core.Symbol.group(parts)) if parts else None
 
     def attr(self, key):
         value = self.handle.attr(key)
@@ -306,7 +320,26 @@ def _compose(op_name, name, params, args, kwargs, attr):
     sym = Symbol(handle)
     if attr:
         sym._set_attr(**attr)
+    if op_name == "LeakyReLU" and params.get("act_type") == "prelu":
+        _prelu_gamma_init(handle)
     return sym
+
+
+#: the initializer MXNet's LeakyReLU gives its prelu gamma input
+_PRELU_GAMMA_INIT = '["Constant", {"value": 0.25}]'
+
+
+def _prelu_gamma_init(handle):
+    """As MXNet's LeakyReLU does when composed: its gamma input, when a variable without an
+    __init__ attribute, gets one of Constant(0.25), which initializers honour before the name
+    suffix ('gamma' alone would start the slopes at 1). The C++ operator lacks this input-variable
+    hook (FInputVarAttrs, as BatchNorm has for its moving statistics), so it is set here."""
+    children = handle.get_children()
+    if children.num_outputs() < 2:
+        return
+    gamma = children.output(1)
+    if gamma.is_variable() and gamma.attr("__init__") == "":
+        gamma.set_attr({"__init__": _PRELU_GAMMA_INIT})
 
 
 def var(name, attr=None, shape=None, lr_mult=None, wd_mult=None, dtype=None, init=None,
@@ -373,6 +406,24 @@ def full(shape, val, dtype=None, **kwargs):
     """A symbol of `shape` filled with `val` (float32 unless dtype says otherwise)."""
     return _op("_full")(shape=shape, dtype=dtype_name(dtype) or "float32", value=float(val),
                               **kwargs)
+
+
+def _like_function(op_name):
+    """sym.zeros_like / sym.ones_like, which ignore any parameter given (a dtype too), as MXNet's
+    do; symnet's operators would refuse them."""
+    def like(data=None, name=None, attr=None, out=None, **ignored):
+        return _compose(op_name, name, {}, [data], {}, attr)
+
+    like.__name__ = op_name
+    like.__doc__ = "A symbol of %s with the shape and dtype of `data` (other arguments are " \
+                   "ignored, as in MXNet)." % op_name.split("_")[0]
+    return like
+
+
+zeros_like = _like_function("zeros_like")
+ones_like = _like_function("ones_like")
+Symbol.zeros_like = lambda self, *args, **kwargs: zeros_like(self, *args, **kwargs)
+Symbol.ones_like = lambda self, *args, **kwargs: ones_like(self, *args, **kwargs)
 
 
 def arange(start, stop=None, step=1.0, repeat=1, infer_range=False, name=None, dtype=None):
