@@ -214,7 +214,9 @@ class RMSE(_PerBatch):
 class _Counted(EvalMetric):
     """Metrics computed from counts that do not add up as values (F1, MCC, Pearson's r):
     average='macro' scores each update call and averages the scores, as MXNet does by default;
-    'micro' scores the counts of every update since the last reset (get) or since reset (get_global)."""
+    'micro' scores the counts of every update since the last reset (get) or since reset (get_global).
+    As in MXNet, a micro metric's num_inst is the number of samples its counts hold (a macro
+    one's the number of scores averaged), and sum_metric is the score times that number."""
 
     def __init__(self, name, average="macro", **kw):
         if average not in ("macro", "micro"):
@@ -241,15 +243,24 @@ class _Counted(EvalMetric):
             self._local = self._zero()
         super().reset_local()
 
+    def _samples(self, counts):
+        """How many samples `counts` hold."""
+        raise NotImplementedError()
+
+    def _add_micro(self, counts):
+        self._local = self._local + counts
+        self.num_inst = self._samples(self._local)
+        self.sum_metric = self._score(self._local) * self.num_inst if self.num_inst else 0.0
+
     def update(self, labels, preds):
         counts = self._zero()
         for label, pred in _pairs(labels, preds):
             counts = counts + self._count(label, pred)
         if self.average == "macro":
             self.sum_metric += self._score(counts)
+            self.num_inst += 1
         else:
-            self._local = self._local + counts
-        self.num_inst += 1
+            self._add_micro(counts)
 
     def get(self):
         if self.average == "macro" or self.num_inst == 0:
@@ -268,6 +279,9 @@ class _Binary(_Counted):
 
     def _zero(self):
         return np.zeros(4)
+
+    def _samples(self, counts):
+        return int(counts.sum())  # tp + fp + fn + tn
 
     def _count(self, label, pred):
         p = _np(pred)
@@ -325,6 +339,17 @@ class PearsonCorrelation(_Counted):
 
     def _zero(self):
         return np.zeros(6)  # n, sum x, sum y, sum x^2, sum y^2, sum xy
+
+    def update(self, labels, preds):
+        # unlike F1 and MCC, MXNet's Pearson's r counts each (label, prediction) pair as one
+        # instance: macro averages one score per pair, micro pools the pairs' values
+        for label, pred in _pairs(labels, preds):
+            counts = self._count(label, pred)
+            if self.average == "macro":
+                self.sum_metric += self._score(counts)
+            else:
+                self._local = self._local + counts
+            self.num_inst += 1
 
     def _count(self, label, pred):
         l, p = _np(label), _np(pred)
