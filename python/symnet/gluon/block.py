@@ -8,7 +8,7 @@ from .. import _core, autograd
 from .. import ndarray as nd
 from .. import symbol as _sym
 from ..context import current_context
-from ..name import NameManager
+from ..name import NameManager, Prefix
 from .parameter import DeferredInitializationError, Parameter, ParameterDict
 
 
@@ -18,9 +18,17 @@ class _BlockScope:
     _current = threading.local()
 
     def __init__(self, block):
-        self._block = block
+        # weakly: the block holds its scope, and a cycle would keep a dropped block (with its
+        # hybridized executors and their input-sized buffers) alive until Python's cycle
+        # collector happens to run, which it does by object counts, not by bytes
+        self._block_ref = weakref.ref(block)
         self._counter = {}
         self._old = None
+        self._names = []  # the Prefix name managers entered, innermost last
+
+    @property
+    def _block(self):
+        return self._block_ref()
 
     @staticmethod
     def create(prefix, params, hint):
@@ -47,11 +55,18 @@ class _BlockScope:
             return self
         self._old = getattr(_BlockScope._current, "value", None)
         _BlockScope._current.value = self
+        # symbols made in the scope are named after the block, as in MXNet: a Dense's
+        # FullyConnected named 'fwd' becomes 'dense0_fwd' (its output 'dense0_fwd_output',
+        # which feature extractors look up), an unnamed relu 'dense0_relu0'
+        names = Prefix(self._block.prefix)
+        names.__enter__()
+        self._names.append(names)
         return self
 
     def __exit__(self, *exc):
         if self._block._empty_prefix:
             return False
+        self._names.pop().__exit__(*exc)
         _BlockScope._current.value = self._old
         return False
 
@@ -189,13 +204,17 @@ class Block:
         self.collect_params().zero_grad()
 
     def save_parameters(self, filename, deduplicate=False):
-        """Saves parameters under structural names (features.0.weight), as MXNet's Gluon."""
+        """Saves parameters under structural names (features.0.weight), as MXNet's Gluon. With
+        deduplicate, a parameter shared by several blocks is written once: as MXNet 1.9.1 does,
+        under the last of its structural names, at the place of its first one."""
         params = self._collect_params_with_prefix()
-        arrays, seen = {}, {}
+        if deduplicate:
+            last = {}
+            for name, p in params.items():
+                last[id(p)] = name  # a later name replaces the value, the key keeps its place
+            params = {name: params[name] for name in last.values()}
+        arrays = {}
         for name, p in params.items():
-            if deduplicate and id(p) in seen:
-                continue
-            seen[id(p)] = name
             value = p._reduce()
             if value is None:
                 raise RuntimeError("Parameter %r (%s) is not initialized; nothing to save"
@@ -206,17 +225,36 @@ class Block:
     def load_parameters(self, filename, ctx=None, allow_missing=False, ignore_extra=False,
                         cast_dtype=False, dtype_source="current"):
         """Loads a file of structural names (save_parameters, MXNet's Gluon) or of full
-        prefixed names (export, collect_params().save)."""
+        prefixed names (export, collect_params().save). A parameter shared by several blocks
+        may be in the file under any one of its names (save_parameters(deduplicate=True)).
+        cast_dtype with dtype_source 'current' casts the saved values to the parameters' dtypes,
+        with 'saved' casts the parameters to the saved dtypes; without cast_dtype, symnet casts
+        to the parameters' dtypes where MXNet stops with an error."""
         from .parameter import _load_into
         loaded = nd.load(filename)
-        if not isinstance(loaded, dict):
-            raise ValueError("%s holds unnamed arrays; save_parameters writes names" % filename)
-        loaded = {k.split(":", 1)[-1]: v for k, v in loaded.items()}
         params = self._collect_params_with_prefix()
+        if not loaded and not params:
+            return  # a block without parameters: MXNet writes a file of no arrays (and no names)
+        if not isinstance(loaded, dict):
+            if loaded:
+                raise ValueError("%s holds unnamed arrays; save_parameters writes names" % filename)
+            loaded = {}
+        loaded = {k.split(":", 1)[-1]: v for k, v in loaded.items()}
         if loaded and not any(k in params for k in loaded):
             # a file with full names: match the collect_params() names
             params = dict(self.collect_params().items())
-        _load_into(params, loaded, ctx, allow_missing, ignore_extra, filename)
+        dtypes = {id(p): p.dtype for p in params.values()}
+        _load_into(params, loaded, ctx, allow_missing, ignore_extra, filename, cast_dtype,
+                   dtype_source)
+        if any(p.dtype != dtypes[id(p)] for p in params.values()):
+            self._drop_cached_graphs()  # their executors hold the arrays of the old dtype
+
+    def _drop_cached_graphs(self):
+        """Forgets every hybridized graph in this block's tree (bound to replaced arrays)."""
+        if hasattr(self, "_clear_cached"):
+            self._clear_cached()
+        for child in self._children.values():
+            child._drop_cached_graphs()
 
     # MXNet 1.x's older names
     save_params = save_parameters
@@ -285,7 +323,7 @@ class _CachedGraph:
     MAX_EXECUTORS = 4  # per signature, for a block called several times in one recording
 
     def __init__(self, block, symbol, input_names):
-        self.block = block
+        self.block_name = block.name  # not the block, which holds this graph: no cycle
         self.symbol = symbol
         self.input_names = input_names
         self.arg_names = symbol.list_arguments()
@@ -308,7 +346,7 @@ class _CachedGraph:
             if name not in params:
                 raise RuntimeError("hybridized block %s: the traced graph reads %r, which is "
                                    "neither an input nor a parameter of the block"
-                                   % (self.block.name, name))
+                                   % (self.block_name, name))
             args[name] = params[name].data(ctx)
         for name, x, t in zip(self.input_names, inputs, tracked):
             if t:

@@ -221,7 +221,8 @@ class Parameter:
             if self._deferred is not None:
                 self._deferred = (self._deferred[0], ctxs, self._deferred[2])
                 return
-            raise RuntimeError("Parameter %r has not been initialized" % self.name)
+            raise ValueError("Parameter %r has not been initialized; its context cannot be reset"
+                             % self.name)  # ValueError, as MXNet raises
         value = next(iter(self._data.values()))
         self._data = OrderedDict((c, value.detach().copyto(c)) for c in ctxs)
         self._init_grad()
@@ -277,6 +278,11 @@ class Constant(Parameter):
     def grad_req(self, req):
         if req != "null":
             raise ValueError("a Constant's grad_req stays 'null'")
+
+
+#: Parameter arguments MXNet stores privately: ParameterDict.get does not compare them with
+#: those the parameter was created with
+_UNCOMPARED = ("allow_deferred_init", "differentiable", "stype", "grad_stype")
 
 
 class ParameterDict:
@@ -342,7 +348,19 @@ class ParameterDict:
                 if dtype_name(v) != param.dtype:
                     raise ValueError("Parameter %r has dtype %s, not %s"
                                      % (name, param.dtype, dtype_name(v)))
-            elif hasattr(param, k) and getattr(param, k) != v and k != "init":
+            elif k in _UNCOMPARED:
+                # MXNet keeps these private, so sharing does not compare them with the creator's
+                # values: the first get of the existing parameter records its value and later
+                # gets must agree with that one (tied embeddings: Embedding's weight fetched by
+                # a Dense with allow_deferred_init=True)
+                given = param.__dict__.setdefault("_shared_get_attrs", {})
+                if given.setdefault(k, v) != v:
+                    raise ValueError("Parameter %r was fetched with %s=%r before, not %r"
+                                     % (name, k, given[k], v))
+            elif k == "init":
+                if param.init is None:
+                    param.init = v  # as MXNet: an existing parameter without one takes it
+            elif hasattr(param, k) and getattr(param, k) != v:
                 existing = getattr(param, k)
                 raise ValueError("Parameter %r already has %s=%r, not %r"
                                  % (name, k, existing, v))
@@ -406,14 +424,26 @@ class ParameterDict:
             arrays[name] = p._reduce()
         nd.save(filename, arrays)
 
-    def load(self, filename, ctx=None, allow_missing=False, ignore_extra=False, restore_prefix=""):
-        loaded = {restore_prefix + k.split(":", 1)[-1]: v for k, v in nd.load(filename).items()}
-        _load_into(self._params, loaded, ctx, allow_missing, ignore_extra, filename)
+    def load(self, filename, ctx=None, allow_missing=False, ignore_extra=False, restore_prefix="",
+             cast_dtype=False, dtype_source="current"):
+        raw = nd.load(filename)
+        if not isinstance(raw, dict):
+            if raw:
+                raise ValueError("%s holds unnamed arrays; ParameterDict.save writes names" % filename)
+            raw = {}  # a file of no arrays (MXNet's for a block without parameters)
+        loaded = {restore_prefix + k.split(":", 1)[-1]: v for k, v in raw.items()}
+        _load_into(self._params, loaded, ctx, allow_missing, ignore_extra, filename, cast_dtype,
+                   dtype_source)
 
 
-def _load_into(params, loaded, ctx, allow_missing, ignore_extra, filename):
+def _load_into(params, loaded, ctx, allow_missing, ignore_extra, filename, cast_dtype=False,
+               dtype_source="current"):
+    if cast_dtype and dtype_source not in ("current", "saved"):
+        raise AssertionError("dtype_source must be 'current' or 'saved', not %r" % (dtype_source,))
     if not allow_missing:
-        missing = [k for k in params if k not in loaded]
+        # a parameter shared under several names is loaded when the file has any one of them
+        present = {id(params[k]) for k in loaded if k in params}
+        missing = [k for k, p in params.items() if id(p) not in present]
         if missing:
             raise AssertionError("Parameter(s) %s are missing in file %s (allow_missing=True "
                                  "skips them)" % (", ".join(missing), filename))
@@ -425,7 +455,10 @@ def _load_into(params, loaded, ctx, allow_missing, ignore_extra, filename):
                                  "True skips it); the network has: %s"
                                  % (name, filename, ", ".join(params)))
         p = params[name]
-        value = value if value.handle.dtype == p.dtype else value.astype(p.dtype)
+        saved = value.handle.dtype
+        if saved != p.dtype and cast_dtype and dtype_source == "saved":
+            p.cast(saved)  # the parameter (and its gradient) takes the file's dtype
+        value = value if saved == p.dtype else value.astype(p.dtype)
         if p._data is None:
             p._init_from(value, ctx)
         else:

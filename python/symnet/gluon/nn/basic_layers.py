@@ -71,10 +71,10 @@ class Dense(HybridBlock):
     def hybrid_forward(self, F, x, weight, bias=None):
         if bias is None:
             act = F.FullyConnected(x, weight, no_bias=True, num_hidden=self._units,
-                                   flatten=self._flatten)
+                                   flatten=self._flatten, name="fwd")
         else:
             act = F.FullyConnected(x, weight, bias, num_hidden=self._units,
-                                   flatten=self._flatten)
+                                   flatten=self._flatten, name="fwd")
         return self.act(act) if self.act is not None else act
 
     def __repr__(self):
@@ -95,7 +95,7 @@ class Dropout(HybridBlock):
     def hybrid_forward(self, F, x):
         if self._rate > 0:
             kw = {"axes": self._axes} if self._axes else {}
-            return F.Dropout(x, p=self._rate, **kw)
+            return F.Dropout(x, p=self._rate, name="fwd", **kw)
         return F._copy(x)
 
 
@@ -132,7 +132,7 @@ class BatchNorm(HybridBlock):
         super().cast(dtype)
 
     def hybrid_forward(self, F, x, gamma, beta, running_mean, running_var):
-        return F.BatchNorm(x, gamma, beta, running_mean, running_var, **self._kwargs)
+        return F.BatchNorm(x, gamma, beta, running_mean, running_var, name="fwd", **self._kwargs)
 
 
 class Embedding(HybridBlock):
@@ -148,7 +148,7 @@ class Embedding(HybridBlock):
                                       init=weight_initializer, dtype=dtype)
 
     def hybrid_forward(self, F, x, weight):
-        return F.Embedding(x, weight, **self._kwargs)
+        return F.Embedding(x, weight, name="fwd", **self._kwargs)
 
 
 class Flatten(HybridBlock):
@@ -192,7 +192,7 @@ class InstanceNorm(_Norm):
         self._affine((in_channels,), center, scale, beta_initializer, gamma_initializer)
 
     def hybrid_forward(self, F, x, gamma, beta):
-        return F.InstanceNorm(x, gamma, beta, **self._kwargs)
+        return F.InstanceNorm(x, gamma, beta, name="fwd", **self._kwargs)
 
 
 class GroupNorm(_Norm):
@@ -248,7 +248,7 @@ class Activation(HybridBlock):
         return self._act_type
 
     def hybrid_forward(self, F, x):
-        return F.Activation(x, act_type=self._act_type)
+        return F.Activation(x, act_type=self._act_type, name="fwd")
 
     def __repr__(self):
         return "Activation(%s)" % self._act_type
@@ -260,7 +260,7 @@ class LeakyReLU(HybridBlock):
         self._alpha = alpha
 
     def hybrid_forward(self, F, x):
-        return F.LeakyReLU(x, act_type="leaky", slope=self._alpha)
+        return F.LeakyReLU(x, act_type="leaky", slope=self._alpha, name="fwd")
 
 
 class PReLU(HybridBlock):
@@ -271,7 +271,7 @@ class PReLU(HybridBlock):
                                          init=alpha_initializer or _init.Constant(0.25))
 
     def hybrid_forward(self, F, x, alpha):
-        return F.LeakyReLU(x, alpha, act_type="prelu")
+        return F.LeakyReLU(x, alpha, act_type="prelu", name="fwd")
 
 
 class ELU(HybridBlock):
@@ -285,12 +285,12 @@ class ELU(HybridBlock):
 
 class SELU(HybridBlock):
     def hybrid_forward(self, F, x):
-        return F.LeakyReLU(x, act_type="selu")
+        return F.LeakyReLU(x, act_type="selu", name="fwd")
 
 
 class GELU(HybridBlock):
     def hybrid_forward(self, F, x):
-        return F.LeakyReLU(x, act_type="gelu")
+        return F.LeakyReLU(x, act_type="gelu", name="fwd")
 
 
 class Swish(HybridBlock):
@@ -301,4 +301,4 @@ class Swish(HybridBlock):
         self._beta = beta
 
     def hybrid_forward(self, F, x):
-        return x * F.sigmoid(self._beta * x)
+        return x * F.sigmoid(self._beta * x, name="fwd")

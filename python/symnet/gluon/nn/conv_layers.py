@@ -40,8 +40,9 @@ class _Conv(HybridBlock):
 
     def hybrid_forward(self, F, x, weight, bias=None):
         op = getattr(F, self._op_name)
-        out = op(x, weight, **self._kwargs) if bias is None else op(x, weight, bias,
-                                                                     **self._kwargs)
+        # named 'fwd' as MXNet's layers name their op: the output is '<prefix>fwd_output'
+        out = op(x, weight, name="fwd", **self._kwargs) if bias is None else \
+            op(x, weight, bias, name="fwd", **self._kwargs)
         return self.act(out) if self.act is not None else out
 
     def _alias(self):
@@ -107,7 +108,7 @@ class _Pooling(HybridBlock):
         return "pool"
 
     def hybrid_forward(self, F, x):
-        return F.Pooling(x, **self._kwargs)
+        return F.Pooling(x, name="fwd", **self._kwargs)
 
 
 def _pool_class(name, n, pool_type, is_global):
