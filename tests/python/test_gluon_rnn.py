@@ -707,6 +707,25 @@ def test_zoneout_and_dropout_cells():
     y = nd.ones((3, 4, 5))
     assert drop.unroll(4, y)[0] is not None
     np.testing.assert_array_equal(drop.unroll(4, y, merge_outputs=True)[0].asnumpy(), 1)
+    # training: each input element is dropped with probability rate, the kept ones scaled by
+    # 1 / (1 - rate), in train_mode and under autograd.record, merged or step by step
+    rate, shape = 0.3, (100, 4, 250)  # 100000 elements
+    drop = rnn.DropoutCell(rate)
+    ones = nd.ones(shape)
+    mx.random.seed(3)
+    with autograd.train_mode():
+        merged = drop.unroll(4, ones, merge_outputs=True)[0].asnumpy()
+        steps = np.stack([o.asnumpy() for o in drop.unroll(4, ones, merge_outputs=False)[0]], axis=1)
+    with autograd.record():
+        recorded = drop.unroll(4, ones, merge_outputs=True)[0].asnumpy()
+    for how, out in (("merged", merged), ("step by step", steps), ("autograd.record", recorded)):
+        assert out.shape == shape, how
+        kept = out != 0
+        np.testing.assert_allclose(out[kept], 1 / (1 - rate), rtol=1e-6, err_msg=how)
+        # the dropped fraction: binomial, sd sqrt(0.3 * 0.7 / 1e5) = 0.00145; 0.01 is 6.9 sd
+        # (a false failure once in 1e11 seeds), while a rate 0.03 off fails
+        assert abs(1 - kept.mean() - rate) < 0.01, "%s: %.4f dropped, rate %s" % (how, 1 - kept.mean(), rate)
+    assert not np.array_equal(merged, recorded)  # a new mask each call
 
 
 # ---- a language model that learns ---------------------------------------------------------------
