@@ -369,7 +369,9 @@ class Module:
         is_train = self.for_training if is_train is None else is_train
         self._reshape_for(data_batch)
         feeds = list(zip(self._data_names, data_batch.data))
-        if data_batch.label is not None and self._label_names and is_train:
+        # labels are loaded in inference forwards too (score() of a graph whose loss reads
+        # them must see this batch's labels), whenever the module was bound with label shapes
+        if data_batch.label and self._label_names and self._label_shapes:
             feeds += list(zip(self._label_names, data_batch.label))
         if len(self._execs) == 1:
             for name, arr in feeds:
