@@ -8,6 +8,9 @@ applies the same update to its own copy of the weights.
 With symnet.amp.init(...) the bound graph is the mixed-precision one; symnet.amp.init_trainer
 (module) adds dynamic loss scaling (the scale shows in the logs and is saved with the
 optimizer states).
+
+The devices' executors are a DataParallelExecutorGroup (mod._exec_group); the loops (fit,
+score, predict) are BaseModule's.
 """
 import logging
 import time
@@ -16,20 +19,16 @@ import numpy as np
 
 from .. import _core
 from .. import initializer as init_mod
-from .. import metric as metric_mod
 from .. import model as model_mod
 from .. import ndarray as nd
 from .. import optimizer as opt_mod
 from ..base import MXNetError
-from ..callback import BatchEndParam
 from ..context import current_context
 from ..io import DataDesc
 from ..kvstore import global_metric_values
-
-
-def _concat(arrays):
-    """Per-device parts of one batch joined on the first device's context."""
-    return nd.array(np.concatenate([a.asnumpy() for a in arrays]), ctx=arrays[0].context, dtype=arrays[0].dtype)
+from .base_module import BaseModule, _check_input_names, _parse_data_desc
+from .executor_group import DataParallelExecutorGroup
+from .updater import ModuleUpdater
 
 
 def _copy_state(state, ctx):
@@ -57,10 +56,16 @@ def _descs(shapes):
     return out
 
 
-class Module:
+class Module(BaseModule):
+    """A symbol bound on one or more devices (see the module docstring). state_names: inputs
+    that are neither data nor labels nor parameters (recurrent states: set_states, get_states).
+    work_load_list: each device's relative share of a batch. group2ctxs: MXNet's ctx_group
+    placement; checked and kept, but a symnet executor runs all its ops on its own device."""
+
     def __init__(self, symbol, data_names=("data",), label_names=("softmax_label",), context=None,
                  work_load_list=None, fixed_param_names=None, logger=logging, state_names=None,
                  group2ctxs=None, compression_params=None):
+        super().__init__(logger=logger)
         contexts = list(context) if isinstance(context, (list, tuple)) else [context or current_context()]
         if not contexts:
             raise ValueError("Module needs at least one context")
@@ -71,27 +76,35 @@ class Module:
         self._symbol = symbol
         self._contexts = contexts
         self._context = contexts[0]
-        self.logger = logger
+        self._work_load_list = list(work_load_list) if work_load_list is not None else [1] * len(contexts)
+        if len(self._work_load_list) != len(contexts):
+            raise ValueError("work_load_list: %d entries for %d contexts" % (len(self._work_load_list), len(contexts)))
+        self._group2ctxs = group2ctxs
         args = symbol.list_arguments()
         self._data_names = list(data_names or [])
         self._label_names = [n for n in (label_names or []) if n in args]
-        for n in self._data_names:
-            if n not in args:
-                raise ValueError("data name %r is not an argument of the symbol; arguments: %s" % (n, args))
+        self._state_names = list(state_names or [])
+        _check_input_names(symbol, self._data_names, "data", True)
+        _check_input_names(symbol, self._state_names, "state", True)
+        _check_input_names(symbol, list(fixed_param_names or []), "fixed_param", True)
         self._fixed = set(fixed_param_names or [])
-        inputs = set(self._data_names) | set(self._label_names)
+        inputs = set(self._data_names) | set(self._label_names) | set(self._state_names)
         self._param_names = [n for n in args if n not in inputs]
         self._aux_names = symbol.list_auxiliary_states()
-        self.binded = self.params_initialized = self.optimizer_initialized = False
-        self._exec = None
-        self._execs = []
-        self._slices = []
+        self._exec_group = None
+        self._data_shapes = self._label_shapes = None
+        self._grad_req = None
+        self._opt_index = None  # {parameter name: optimizer index}, a lender's when borrowed
         self._arg_params = self._aux_params = None
         self._optimizer = None
         self._states = {}
+        self._dev_states = {}
         self._amp_loss_scaler = None
         self._preload_opt_states = None
-        self._kvstore = None  # a distributed store (dist_sync): gradients are summed over ranks
+        self._dist_kvstore = None  # a distributed store (dist_sync): gradients are summed over ranks
+        # MXNet's: the store a module of several devices (or ranks) uses, its _updater the
+        # module's (see ModuleUpdater); None on one device
+        self._kvstore = None
         self._reducer = self._reducer_exec = None
         self._reduce_pending = False
         self.gradient_bucket_bytes = 25 << 20
@@ -103,8 +116,18 @@ class Module:
 
     # ---- properties -------------------------------------------------------------------------
     @property
-    def symbol(self):
-        return self._symbol
+    def _execs(self):
+        """The devices' executors (the executor group's)."""
+        return self._exec_group.execs if self._exec_group is not None else []
+
+    @property
+    def _exec(self):
+        """The first device's executor: its arrays are the module's parameters."""
+        return self._exec_group.execs[0] if self._exec_group is not None else None
+
+    @property
+    def _updater(self):
+        return ModuleUpdater(self)
 
     @property
     def data_names(self):
@@ -128,7 +151,8 @@ class Module:
 
     @property
     def output_shapes(self):
-        return [(n, o.shape) for n, o in zip(self.output_names, self.get_outputs())]
+        assert self.binded
+        return self._exec_group.get_output_shapes()
 
     @property
     def loss_scale(self):
@@ -141,21 +165,79 @@ class Module:
     # ---- binding and parameters ---------------------------------------------------------------
     def bind(self, data_shapes, label_shapes=None, for_training=True, inputs_need_grad=False,
              force_rebind=False, shared_module=None, grad_req="write", bind_options=None):
-        """MXNet's Module.bind; bind_options (symnet's) is passed to every device's simple_bind
-        as its options (layout, cuda_graphs, workspace_mb, fuse)."""
+        """MXNet's Module.bind; bind_options (symnet's) is passed to every device's bind as its
+        options (layout, cuda_graphs, workspace_mb, fuse). With shared_module (a bound,
+        initialised Module: BucketingModule's default bucket) this module's executors work on
+        its parameter, gradient and auxiliary arrays, and it uses its optimizer."""
         if self.binded and not force_rebind:
             self.logger.warning("Already bound, ignoring bind()")
             return
-        self.for_training = for_training
-        self._grad_req, self._bind_options, self._inputs_need_grad = grad_req, bind_options, inputs_need_grad
-        self._data_shapes, self._label_shapes = _descs(data_shapes), _descs(label_shapes)
-        self._execs, self._slices = self._make_execs(self._data_shapes, self._label_shapes)
-        self._exec = self._execs[0]
+        data_descs, label_descs = _parse_data_desc(self._data_names, self._label_names, data_shapes, label_shapes)
+        # labels of names the symbol does not take (an iterator's softmax_label for a graph
+        # without one) are not bound
+        label_descs = [d for d in label_descs or [] if d.name in self._label_names]
+        shared_group = None
+        if shared_module is not None:
+            assert isinstance(shared_module, Module) and shared_module.binded and \
+                shared_module.params_initialized, "shared_module must be a bound and initialised Module"
+            shared_group = shared_module._exec_group
+        group = DataParallelExecutorGroup(
+            self._symbol, self._contexts, self._work_load_list, data_descs, label_descs or None, self._param_names,
+            for_training, inputs_need_grad, shared_group=shared_group, logger=self.logger,
+            fixed_param_names=sorted(self._fixed), grad_req=grad_req, state_names=self._state_names,
+            group2ctxs=self._group2ctxs, bind_options=bind_options)
+        if shared_module is not None:
+            self._check_shared(shared_module, group)
+        self.for_training, self.inputs_need_grad = for_training, inputs_need_grad
+        self._grad_req, self._bind_options = grad_req, bind_options
+        self._data_shapes, self._label_shapes = data_descs, label_descs
+        self._exec_group = group
+        self._total_exec_bytes = group._total_exec_bytes
         self.binded = True
         self._install_monitor_on_execs()
-        if self.params_initialized:  # rebinding keeps the parameters
-            for e in self._execs:
-                e.copy_params_from(self._arg_params, self._aux_params)
+        if shared_module is not None:  # the parameters are the shared module's arrays
+            self.params_initialized = True
+            self._sync_params_from_exec()
+            if shared_module.optimizer_initialized:
+                self.borrow_optimizer(shared_module)
+        elif self.params_initialized:  # rebinding keeps the parameters
+            group.set_params(self._arg_params, self._aux_params)
+
+    def _check_shared(self, shared_module, group):
+        """Every parameter must be one of the shared module's arrays: a bucket cannot train a
+        parameter the default bucket lacks."""
+        lender = shared_module._exec
+        own = group.execs[0]
+        missing = [n for n in self._param_names if n not in lender.arg_dict
+                   or tuple(lender.arg_dict[n].shape) != tuple(own.arg_dict[n].shape)]
+        missing += [n for n in self._aux_names if n not in lender.aux_dict
+                    or tuple(lender.aux_dict[n].shape) != tuple(own.aux_dict[n].shape)]
+        if missing:
+            raise MXNetError("Module.bind(shared_module=...): parameters %s are not the shared module's (absent "
+                             "there, or of another shape); the shared module (BucketingModule's default bucket) "
+                             "must hold every parameter" % ", ".join(missing))
+
+    def borrow_optimizer(self, shared_module):
+        """Uses shared_module's optimizer, its states and update counts (their parameter
+        indices are the shared module's), and its loss scaler."""
+        assert shared_module.optimizer_initialized, "the shared module has no optimizer yet"
+        index = shared_module._param_index()
+        missing = [n for n in self._param_names if n not in index]
+        if missing:
+            raise MXNetError("borrow_optimizer: the lending module has no parameters %s" % ", ".join(missing))
+        self._optimizer = shared_module._optimizer
+        self._states, self._dev_states = shared_module._states, shared_module._dev_states
+        self._opt_index = index
+        self._base_rescale = shared_module._base_rescale
+        self._amp_loss_scaler = shared_module._amp_loss_scaler
+        self._kvstore, self._dist_kvstore = shared_module._kvstore, shared_module._dist_kvstore
+        self.optimizer_initialized = True
+
+    def _param_index(self):
+        """{parameter name: the optimizer's index of it}."""
+        if self._opt_index is not None:
+            return self._opt_index
+        return {n: i for i, n in enumerate(self._param_names)}
 
     def install_monitor(self, mon):
         """Installs an mx.monitor.Monitor on every device's executor (and on those of later
@@ -169,41 +251,14 @@ class Module:
         if mon is None:
             return
         mon.exes = [e for e in mon.exes if e not in getattr(self, "_monitored", ())]
-        for e in self._execs:
-            mon.install(e)
+        self._exec_group.install_monitor(mon)
         self._monitored = list(self._execs)
-
-    def _make_execs(self, data_descs, label_descs):
-        """One executor per device for these input shapes, and each device's slice of the batch.
-        Nothing of the module changes here, so a failed bind leaves the old executors usable."""
-        shapes = {d.name: d.shape for d in data_descs + label_descs}
-        types = {d.name: d.dtype for d in data_descs + label_descs}
-        reqs = {}
-        for n in self._symbol.list_arguments():
-            if n in self._param_names and self.for_training and n not in self._fixed:
-                reqs[n] = self._grad_req if isinstance(self._grad_req, str) else self._grad_req.get(n, "write")
-            elif n in self._data_names and self._inputs_need_grad:
-                reqs[n] = "write"
-            else:
-                reqs[n] = "null"
-        batch = data_descs[0].shape[0]
-        if batch < len(self._contexts):
-            raise ValueError("a batch of %d cannot be split over %d devices" % (batch, len(self._contexts)))
-        bounds = np.cumsum([0] + [len(a) for a in np.array_split(np.arange(batch), len(self._contexts))])
-        slices = list(zip(bounds[:-1], bounds[1:]))
-        batched = {d.name for d in data_descs + label_descs}
-        execs = []
-        for ctx, (lo, hi) in zip(self._contexts, slices):
-            dev_shapes = {k: ((hi - lo,) + tuple(v[1:]) if k in batched else v) for k, v in shapes.items()}
-            execs.append(self._symbol.simple_bind(ctx, grad_req=reqs, type_dict=types,
-                                                 options=self._bind_options, **dev_shapes))
-        return execs, slices
 
     def reshape(self, data_shapes, label_shapes=None):
         """MXNet's Module.reshape: binds again for other input shapes (another batch size),
-        keeping the parameters and the optimizer state. If the new shapes do not fit the
-        network (a weight of another shape), the error names the node and the module stays
-        bound as it was."""
+        keeping the parameters (the new executors work on the same arrays) and the optimizer
+        state. If the new shapes do not fit the network (a weight of another shape), the error
+        names the node and the module stays bound as it was."""
         assert self.binded, "call bind before reshape"
         data_descs, label_descs = _descs(data_shapes), _descs(label_shapes)
         if label_shapes is None and self._label_shapes:  # labels follow the data's batch size
@@ -211,20 +266,20 @@ class Module:
             label_descs = [DataDesc(d.name, (batch,) + tuple(d.shape[1:]), d.dtype) for d in self._label_shapes]
         if self.params_initialized:
             self._sync_params_from_exec()
-        execs, slices = self._make_execs(data_descs, label_descs)
+        group = self._exec_group.reshaped(data_descs, label_descs or None)
         if self.params_initialized:
             for n, old in list(self._arg_params.items()) + list(self._aux_params.items()):
-                new = execs[0].arg_dict.get(n, execs[0].aux_dict.get(n))
+                new = group.execs[0].arg_dict.get(n, group.execs[0].aux_dict.get(n))
                 if new is not None and tuple(new.shape) != tuple(old.shape):
                     raise MXNetError(
                         "Module: inputs of shapes %s need parameter '%s' of shape %s, but the "
                         "module's is %s (it was bound for %s); the module stays bound as it was"
                         % ([d.shape for d in data_descs], n, tuple(new.shape), tuple(old.shape),
                            [d.shape for d in self._data_shapes]))
-            for e in execs:
-                e.copy_params_from(self._arg_params, self._aux_params)
+            group.set_params(self._arg_params, self._aux_params)
         self._data_shapes, self._label_shapes = data_descs, label_descs
-        self._execs, self._slices, self._exec = execs, slices, execs[0]
+        self._exec_group = group
+        self._total_exec_bytes = group._total_exec_bytes
         self._install_monitor_on_execs()
         if self.params_initialized:
             self._sync_params_from_exec()
@@ -271,9 +326,10 @@ class Module:
                                         dtype=self._exec.aux_dict[n].dtype) for n in self._aux_names}
 
     def get_params(self):
-        """Copies of (arg_params, aux_params)."""
+        """Copies of (arg_params, aux_params); those of a loaded module before its bind too."""
         assert self.params_initialized
-        self._sync_params_from_exec()
+        if self.binded:
+            self._sync_params_from_exec()
         return ({k: v.copy() for k, v in self._arg_params.items()},
                 {k: v.copy() for k, v in self._aux_params.items()})
 
@@ -290,14 +346,21 @@ class Module:
             self.logger.warning("optimizer already initialized, ignoring")
             return
         # a distributed store of one rank (the script run without mpirun) has nothing to sum
-        self._kvstore = kv if kv.is_distributed and kv.num_workers > 1 else None
+        self._dist_kvstore = kv if kv.is_distributed and kv.num_workers > 1 else None
+        self._kvstore = kv if (len(self._contexts) > 1 or self._dist_kvstore is not None) else None
+        if self._kvstore is not None and getattr(self._kvstore, "_updater", None) is None:
+            self._kvstore._updater = self._updater
         params = dict(optimizer_params)
         if "rescale_grad" not in params:  # gradients are summed over the ranks: the global batch
             params["rescale_grad"] = 1.0 / (self._data_shapes[0].shape[0] * kv.num_workers)
-        if self._kvstore is not None:  # every rank starts from rank 0's parameters
+        if self._dist_kvstore is not None:  # every rank starts from rank 0's parameters
             self._broadcast_params()
+        self._opt_index = None
+        idx2name = dict(enumerate(self._param_names))
         if isinstance(optimizer, str):
-            optimizer = opt_mod.create(optimizer, param_idx2name=dict(enumerate(self._param_names)), **params)
+            optimizer = opt_mod.create(optimizer, param_idx2name=idx2name, **params)
+        elif not optimizer.idx2name:  # an Optimizer object made without parameter names
+            optimizer.idx2name = idx2name
         self._optimizer = optimizer
         self._base_rescale = optimizer.rescale_grad
         if self._amp_loss_scaler is not None:
@@ -320,13 +383,13 @@ class Module:
 
     @property
     def _rank0(self):
-        return self._kvstore is None or self._kvstore.rank == 0
+        return self._dist_kvstore is None or self._dist_kvstore.rank == 0
 
     def _overlapped_reducer(self):
         """With a distributed store, one device and every gradient written (not added): the
         reducer that sums gradient buckets over the ranks while backward runs (made again after
         a rebind; its construction is collective)."""
-        if self._kvstore is None or len(self._execs) != 1:
+        if self._dist_kvstore is None or len(self._execs) != 1:
             return None
         e = self._exec
         if self._reducer is not None and self._reducer_exec is e:
@@ -347,7 +410,7 @@ class Module:
 
     def _sum_gradients_over_ranks(self, train):
         """Every rank ends with the gradient sums over all ranks (after the devices' sum)."""
-        if self._kvstore is None:
+        if self._dist_kvstore is None:
             return
         if not self._reduce_pending:  # summed already (update() again without a backward)
             return
@@ -367,22 +430,11 @@ class Module:
     def forward(self, data_batch, is_train=None):
         assert self.binded and self.params_initialized
         is_train = self.for_training if is_train is None else is_train
-        self._reshape_for(data_batch)
-        feeds = list(zip(self._data_names, data_batch.data))
+        if not isinstance(data_batch, list):  # a list holds each device's slice already
+            self._reshape_for(data_batch)
         # labels are loaded in inference forwards too (score() of a graph whose loss reads
         # them must see this batch's labels), whenever the module was bound with label shapes
-        if data_batch.label and self._label_names and self._label_shapes:
-            feeds += list(zip(self._label_names, data_batch.label))
-        if len(self._execs) == 1:
-            for name, arr in feeds:
-                self._exec.arg_dict[name][:] = arr
-        else:  # each device gets its slice of the batch
-            feeds = [(name, arr.asnumpy() if hasattr(arr, "asnumpy") else np.asarray(arr)) for name, arr in feeds]
-            for e, (lo, hi) in zip(self._execs, self._slices):
-                for name, arr in feeds:
-                    e.arg_dict[name][:] = arr[lo:hi]
-        for e in self._execs:
-            e.forward(is_train=is_train)
+        self._exec_group.forward(data_batch, is_train)
 
     def _reshape_for(self, data_batch):
         """As MXNet's Module.forward: a batch of other shapes than the bound ones (a smaller last
@@ -392,7 +444,7 @@ class Module:
             raise MXNetError("Module.forward: the batch has %d data arrays, the module takes %d (%s)"
                              % (len(data), len(self._data_names), ", ".join(self._data_names)))
         new_data = [tuple(a.shape) for a in data]
-        labels = list(data_batch.label or []) if self._label_names else []
+        labels = list(getattr(data_batch, "label", None) or []) if self._label_names else []
         new_label = [tuple(a.shape) for a in labels] if len(labels) == len(self._label_shapes) else None
         if new_data == [d.shape for d in self._data_shapes] and \
                 (new_label is None or new_label == [d.shape for d in self._label_shapes]):
@@ -406,20 +458,16 @@ class Module:
         self.reshape(data_descs, label_descs)
 
     def backward(self, out_grads=None):
+        """Gradients on every device; out_grads (one per output, of the whole batch) are cut
+        into the devices' slices along the outputs' batch axes."""
         assert self.binded and self.params_initialized
-        if out_grads is not None and len(self._execs) > 1:
-            raise ValueError("backward(out_grads) is supported on one device only")
         reducer = self._overlapped_reducer()
         if reducer is not None and self._reduce_pending:
             reducer.wait()  # a backward without update before: finish its sums first
-        self._reduce_pending = self._kvstore is not None
+        self._reduce_pending = self._dist_kvstore is not None
         for e in self._execs:
             e.handle.set_loss_scale(self._amp_loss_scaler.loss_scale if self._amp_loss_scaler else 1.0)
-            e.backward(out_grads)
-
-    def forward_backward(self, data_batch):
-        self.forward(data_batch, is_train=True)
-        self.backward()
+        self._exec_group.backward(out_grads)
 
     def update(self):
         """Applies the optimizer; returns False when the update was skipped. With a loss scaler:
@@ -427,7 +475,8 @@ class Module:
         inf/nan gradients (a NaN/Inf loss: bad data, a too high learning rate) skip the update
         too, so that the weights and optimizer state stay finite; fit() counts such batches."""
         assert self.optimizer_initialized
-        train = [n for n in self._param_names if n not in self._fixed]
+        # trained: the parameters with gradients (not fixed, grad_req not 'null')
+        train = [n for n in self._param_names if n not in self._fixed and n in self._exec.grad_dict]
         grads = [self._exec.grad_dict[n] for n in train]
         if len(self._execs) > 1:  # sum the gradients over the devices (NCCL on GPUs)
             _core.allreduce_sum([[e.grad_dict[n].handle for n in train] for e in self._execs])
@@ -444,10 +493,11 @@ class Module:
             return False
         self.consecutive_nonfinite = 0
         self._optimizer.rescale_grad = self._base_rescale / scale
-        indices = [self._param_names.index(n) for n in train]
+        index = self._param_index()
+        indices = [index[n] for n in train]
         opt = self._optimizer
         # states first: a device's state starts as a copy of the first device's before any update
-        states = [[self._state(d, i, e.arg_dict[self._param_names[i]]) for i in indices]
+        states = [[self._state(d, i, e.arg_dict[n]) for i, n in zip(indices, train)]
                   for d, e in enumerate(self._execs)]
 
         def device_update(d, e):
@@ -509,9 +559,10 @@ class Module:
 
     def _state(self, device, index, weight):
         """Optimizer state of weight `index` on `device`; devices other than the first start as
-        copies of the first device's state (which is what checkpoints save and load)."""
+        copies of the first device's state (which is what checkpoints save and load). The first
+        device's state is asked for first (update's order)."""
         if index not in self._states:
-            self._states[index] = self._optimizer.create_state(index, self._exec.arg_dict[self._param_names[index]])
+            self._states[index] = self._optimizer.create_state(index, weight)
         if device == 0:
             return self._states[index]
         key = (device, index)
@@ -525,100 +576,56 @@ class Module:
         return self._exec.memory_report()
 
     def get_outputs(self, merge_multi_context=True):
-        if len(self._execs) <= 1:
-            return self._exec.outputs
-        per_device = [e.outputs for e in self._execs]
-        if not merge_multi_context:
-            return [list(o) for o in zip(*per_device)]
-        return [_concat([outs[i] for outs in per_device]) for i in range(len(per_device[0]))]
+        """The outputs (joined over the devices along their batch axes, or per output a list of
+        the devices' arrays)."""
+        assert self.binded and self.params_initialized
+        return self._exec_group.get_outputs(merge_multi_context=merge_multi_context)
 
     def get_input_grads(self, merge_multi_context=True):
-        if len(self._execs) <= 1:
-            return [self._exec.grad_dict[n] for n in self._data_names]
-        return [_concat([e.grad_dict[n] for e in self._execs]) for n in self._data_names]
+        """Gradients of the data inputs, in data_names order (bind with inputs_need_grad)."""
+        assert self.binded and self.params_initialized and self.inputs_need_grad
+        return self._exec_group.get_input_grads(merge_multi_context=merge_multi_context)
+
+    def get_states(self, merge_multi_context=True):
+        """The state inputs (state_names): per state the list of the devices' arrays."""
+        assert self.binded and self.params_initialized
+        return self._exec_group.get_states(merge_multi_context=merge_multi_context)
+
+    def set_states(self, states=None, value=None):
+        """Sets the state inputs from per-state lists of per-device arrays (get_outputs(
+        merge_multi_context=False) of the states), or all of them to `value`."""
+        assert self.binded and self.params_initialized
+        self._exec_group.set_states(states, value)
 
     def update_metric(self, eval_metric, labels, pre_sliced=False):
+        """The metric over the whole batch's outputs (each device's, with pre_sliced labels)."""
+        if pre_sliced:
+            self._exec_group.update_metric(eval_metric, labels, pre_sliced=True)
+            return
         eval_metric.update(labels, self.get_outputs())
 
-    # ---- loops ----------------------------------------------------------------------------------
-    def fit(self, train_data, eval_data=None, eval_metric="acc", epoch_end_callback=None,
-            batch_end_callback=None, kvstore="local", optimizer="sgd",
-            optimizer_params=(("learning_rate", 0.01),), eval_end_callback=None,
-            eval_batch_end_callback=None, initializer=None, arg_params=None, aux_params=None,
-            allow_missing=False, force_rebind=False, force_init=False, begin_epoch=0,
-            num_epoch=None, validation_metric=None, monitor=None, sparse_row_id_fn=None,
-            max_nonfinite_batches=5):
-        """MXNet's Module.fit. symnet adds max_nonfinite_batches: without AMP, a batch whose
-        gradients hold inf/nan (a NaN/Inf loss) skips its update with a warning, and that many
-        such batches in a row stop training with an error (None: never stop). With AMP they are
-        the loss scaler's overflow skips."""
-        assert num_epoch is not None, "please specify number of epochs"
-        self.bind(train_data.provide_data, train_data.provide_label, for_training=True,
-                  force_rebind=force_rebind)
-        self.init_params(initializer or init_mod.Uniform(0.01), arg_params, aux_params,
-                         allow_missing=allow_missing, force_init=force_init)
-        self.init_optimizer(kvstore, optimizer, optimizer_params)
-        if monitor is not None:
-            self.install_monitor(monitor)
-        validation_metric = validation_metric or eval_metric
-        eval_metric = metric_mod.create(eval_metric)
-        num_batches = getattr(train_data, "num_data", None)
-        if num_batches is not None:
-            num_batches = -(-num_batches // train_data.batch_size)
+    # ---- hooks of BaseModule.fit ---------------------------------------------------------------
+    def _fit_started(self):
         self.consecutive_nonfinite = 0  # counted per fit call
-        if hasattr(train_data, "set_epoch"):
-            train_data.set_epoch(begin_epoch)
-        for epoch in range(begin_epoch, num_epoch):
-            tic = time.time()
-            eval_metric.reset()
-            nbatch = 0
-            for batch in train_data:
-                if monitor is not None:
-                    monitor.tic()
-                self.forward_backward(batch)
-                applied = self.update()
-                self.update_metric(eval_metric, batch.label)
-                if monitor is not None:
-                    monitor.toc_print()
-                nbatch += 1
-                if not applied and self._amp_loss_scaler is None:
-                    self._report_nonfinite(epoch, nbatch, max_nonfinite_batches)
-                elif not applied:  # AMP: an overflow skip, normal now and then; shown, not warned
-                    self.logger.info("Epoch[%d] Batch [%d]: gradients overflowed; update skipped, "
-                                     "loss scale now %g", epoch, nbatch, self.loss_scale)
-                if batch_end_callback is not None:
-                    param = BatchEndParam(epoch, nbatch, eval_metric, locals(), num_batches)
-                    for cb in _as_list(batch_end_callback):
-                        cb(param)
-            if nbatch == 0:
-                raise MXNetError("epoch %d: the training data gave no batches (an empty data set, or a "
-                                 "batch size of %d larger than the data set with last_batch_handle "
-                                 "'discard' or 'roll_over')" % (epoch, train_data.batch_size))
-            train_values = global_metric_values(eval_metric, self._kvstore)
-            if self._rank0:  # with a distributed store: the metric over every rank, logged once
-                for name, val in train_values:
-                    self.logger.info("Epoch[%d] Train-%s=%f", epoch, name, val)
-                self.logger.info("Epoch[%d] Time cost=%.3f", epoch, time.time() - tic)
-            self._sync_params_from_exec()
-            if epoch_end_callback is not None:
-                for cb in _as_list(epoch_end_callback):
-                    if getattr(cb, "wants_module", False):
-                        cb(epoch, self._symbol, self._arg_params, self._aux_params, module=self)
-                    else:
-                        cb(epoch, self._symbol, self._arg_params, self._aux_params)
-            if eval_data is not None:
-                val_metric = metric_mod.create(validation_metric)
-                res = self.score(eval_data, val_metric, batch_end_callback=eval_batch_end_callback,
-                                 epoch=epoch)
-                if self._kvstore is not None:  # every rank scored its part: the metric over all
-                    res = global_metric_values(val_metric, self._kvstore)
-                for name, val in res:
-                    if self._rank0:
-                        self.logger.info("Epoch[%d] Validation-%s=%f", epoch, name, val)
-                if eval_end_callback is not None:
-                    for cb in _as_list(eval_end_callback):
-                        cb(BatchEndParam(epoch, nbatch, val_metric, locals()))
-            train_data.reset()
+
+    def _after_update(self, applied, epoch, nbatch, max_nonfinite_batches):
+        if applied:
+            return
+        if self._amp_loss_scaler is None:
+            self._report_nonfinite(epoch, nbatch, max_nonfinite_batches)
+        else:  # AMP: an overflow skip, normal now and then; shown, not warned
+            self.logger.info("Epoch[%d] Batch [%d]: gradients overflowed; update skipped, loss scale now %g",
+                             epoch, nbatch, self.loss_scale)
+
+    def _global_metric_values(self, eval_metric, local=None):
+        if self._dist_kvstore is None:
+            return super()._global_metric_values(eval_metric, local)
+        # every rank trained or scored its part: the metric over all of them
+        return global_metric_values(eval_metric, self._dist_kvstore)
+
+    def _epoch_end_params(self):
+        self._sync_params_from_exec()
+        return self._arg_params, self._aux_params
 
     def _report_nonfinite(self, epoch, nbatch, limit):
         n = self.consecutive_nonfinite
@@ -630,55 +637,6 @@ class Module:
                 "gradients (max_nonfinite_batches=%d); the weights are those before the first of "
                 "them. Check the data for NaN/Inf, the labels, and the learning rate"
                 % (epoch, nbatch, n, limit))
-
-    def score(self, eval_data, eval_metric, num_batch=None, batch_end_callback=None,
-              score_end_callback=None, reset=True, epoch=0, sparse_row_id_fn=None):
-        assert self.binded and self.params_initialized
-        if reset:
-            eval_data.reset()
-        eval_metric = metric_mod.create(eval_metric)
-        eval_metric.reset()
-        nonfinite = 0
-        for nbatch, batch in enumerate(eval_data):
-            if num_batch is not None and nbatch == num_batch:
-                break
-            self.forward(batch, is_train=False)
-            n = batch.data[0].shape[0]
-            keep = n - (batch.pad or 0)
-
-            def trim(a):
-                # drop the padding rows of a batch-major array; others (e.g. a language model's
-                # (batch*time, vocab) output) are counted whole, as MXNet counts every output
-                return a[:keep] if keep < n and a.shape and a.shape[0] == n else a
-
-            outs = [trim(o.asnumpy()) for o in self.get_outputs()]
-            nonfinite += not all(np.isfinite(o).all() for o in outs)
-            eval_metric.update([trim(l) for l in batch.label], outs)
-            if batch_end_callback is not None:
-                for cb in _as_list(batch_end_callback):
-                    cb(BatchEndParam(epoch, nbatch, eval_metric, locals()))
-        if nonfinite:
-            self.logger.warning("score: %d batch(es) gave NaN/Inf outputs (NaN/Inf in the data or "
-                                "the weights?); the metric counts them as they came out", nonfinite)
-        return eval_metric.get_name_value()
-
-    def predict(self, eval_data, num_batch=None, merge_batches=True, reset=True,
-                always_output_list=False, sparse_row_id_fn=None):
-        assert self.binded and self.params_initialized
-        if reset:
-            eval_data.reset()
-        outputs = []
-        for nbatch, batch in enumerate(eval_data):
-            if num_batch is not None and nbatch == num_batch:
-                break
-            self.forward(batch, is_train=False)
-            keep = batch.data[0].shape[0] - batch.pad
-            outputs.append([o.asnumpy()[:keep] for o in self.get_outputs()])
-        if not merge_batches:
-            return outputs
-        merged = [nd.array(np.concatenate([b[i] for b in outputs]), dtype=outputs[0][i].dtype)
-                  for i in range(len(outputs[0]))] if outputs else []
-        return merged if (always_output_list or len(merged) != 1) else merged[0]
 
     # ---- checkpoints ----------------------------------------------------------------------------
     def save_checkpoint(self, prefix, epoch, save_optimizer_states=False, remove_amp_cast=True):
@@ -725,7 +683,9 @@ class Module:
         loaded = _core.load_optimizer_states(str(fname))
         self._optimizer.num_update = loaded["num_update"]
         self._optimizer._index_update_count = dict(loaded["index_update_count"])
-        self._states, self._dev_states = {}, {}
+        # cleared in place: modules that borrowed this optimizer (other buckets) share the dicts
+        self._states.clear()
+        self._dev_states.clear()
         for i, (parts, is_tuple) in loaded["states"].items():
             parts = [nd.NDArray(h).as_in_context(self._context) if h is not None else None for h in parts]
             self._states[i] = self._checked_state(fname, i, parts, is_tuple)
@@ -743,6 +703,3 @@ class Module:
             self._amp_loss_scaler._impl = loaded["loss_scaler"]
             self._optimizer.multi_precision = True  # as amp.init_trainer set it when these were saved
 
-
-def _as_list(x):
-    return list(x) if isinstance(x, (list, tuple)) else [x]
