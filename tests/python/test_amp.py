@@ -350,8 +350,15 @@ def test_amp_halves_resnet50_activation_memory():
 
 
 def test_contrib_amp_is_the_amp_module_as_mxnet_scripts_import_it():
+    # MXNet's layout: the package contrib.amp re-exports its module contrib.amp.amp, which
+    # symnet also names symnet.amp
     from symnet.contrib import amp as contrib_amp
-    assert mx.contrib.amp is mx.amp and contrib_amp.convert_symbol is mx.amp.convert_symbol
+    from symnet.contrib.amp import amp as amp_module
+    import symnet.amp
+    assert amp_module is mx.amp and symnet.amp is mx.amp
+    assert contrib_amp.convert_symbol is mx.amp.convert_symbol and contrib_amp.init is mx.amp.init
+    assert contrib_amp.lists.symbol_bf16.BF16_FUNCS == mx.amp.list_lp16_ops("bfloat16")
+    assert "Convolution" in contrib_amp.lists.symbol_fp16.FP16_FUNCS
 
 
 @pytest.mark.parametrize("target", TARGETS)

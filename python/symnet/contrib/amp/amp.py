@@ -21,9 +21,9 @@ from ... import _core
 from ...base import dtype_name
 from .loss_scaler import LossScaler
 
-__all__ = ["init", "auto_dtype", "convert_symbol", "convert_model", "init_trainer", "LossScaler",
-           "list_lp16_ops", "list_fp32_ops", "list_lp16_fp32_ops", "list_widest_type_cast",
-           "list_conditional_fp32_ops"]
+__all__ = ["init", "shutdown", "active_target", "auto_dtype", "convert_symbol", "convert_model",
+           "convert_hybrid_block", "init_trainer", "scale_loss", "unscale", "LossScaler", "list_lp16_ops",
+           "list_fp32_ops", "list_lp16_fp32_ops", "list_widest_type_cast", "list_conditional_fp32_ops"]
 
 _state = {"target_dtype": None, "kwargs": {}}
 _warned_slow = set()
