@@ -129,6 +129,46 @@ def test_bucketing_checkpoint_round_trip(tmp_path):
         np.testing.assert_allclose(back.get_outputs()[0].asnumpy(), mod.get_outputs()[0].asnumpy(), rtol=1e-6)
 
 
+class BucketIter(mx.io.DataIter):
+    """Batches of two sequence lengths, labelled by which of the first CLASSES features has the
+    largest sum over the steps (learnable by seq_net)."""
+
+    def __init__(self, lengths, seed):
+        super().__init__(BATCH)
+        rng = np.random.RandomState(seed)
+        self.batches = []
+        for n in lengths:
+            x = rng.randn(BATCH, n, FEAT).astype(np.float32)
+            y = x[:, :, :CLASSES].sum(axis=1).argmax(axis=1).astype(np.float32)
+            self.batches.append(mx.io.DataBatch([mx.nd.array(x)], [mx.nd.array(y)], bucket_key=n,
+                                                provide_data=[mx.io.DataDesc("data", x.shape)],
+                                                provide_label=[mx.io.DataDesc("softmax_label", y.shape)]))
+        self.provide_data = [mx.io.DataDesc("data", (BATCH, max(lengths), FEAT))]
+        self.provide_label = [mx.io.DataDesc("softmax_label", (BATCH,))]
+        self.cursor = 0
+
+    def reset(self):
+        self.cursor = 0
+
+    def __next__(self):
+        if self.cursor == len(self.batches):
+            raise StopIteration
+        self.cursor += 1
+        return self.batches[self.cursor - 1]
+
+
+def test_bucketing_fit_and_score_over_mixed_buckets():
+    mod = mx.mod.BucketingModule(sym_gen, default_bucket_key=6)
+    mod.bind([("data", (BATCH, 6, FEAT))], [("softmax_label", (BATCH,))])
+    mod.init_params(mx.init.Xavier())
+    test = BucketIter([2, 6] * 6, seed=1)
+    before = dict(mod.score(test, "acc"))["accuracy"]
+    mod.fit(BucketIter([6, 2] * 12, seed=0), num_epoch=10, optimizer_params={"learning_rate": 0.02, "momentum": 0.9})
+    after = dict(mod.score(test, "acc"))["accuracy"]
+    assert sorted(mod._buckets) == [2, 6]
+    assert after > 0.7 and after > before + 0.3, (before, after)  # chance: 1/3
+
+
 def test_sequential_module_trains_like_the_composed_module():
     x = mx.sym.var("data")
     first = mx.sym.Activation(mx.sym.FullyConnected(x, num_hidden=HIDDEN, name="fc1"), act_type="relu")

@@ -239,6 +239,21 @@ class BucketingModule(BaseModule):
         self._params_dirty = True
         return self._curr_module.update()
 
+    # fit's hooks: the buckets' modules share one optimizer, store and loss scaler
+    @property
+    def _rank0(self):
+        return self._curr_module._rank0 if self._curr_module is not None else True
+
+    def _fit_started(self):
+        for module in self._buckets.values():
+            module._fit_started()
+
+    def _after_update(self, applied, epoch, nbatch, max_nonfinite_batches):
+        self._curr_module._after_update(applied, epoch, nbatch, max_nonfinite_batches)
+
+    def _global_metric_values(self, eval_metric, local=None):
+        return self._curr_module._global_metric_values(eval_metric, local)
+
     def get_outputs(self, merge_multi_context=True):
         assert self.binded and self.params_initialized
         return self._curr_module.get_outputs(merge_multi_context=merge_multi_context)

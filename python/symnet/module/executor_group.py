@@ -333,11 +333,12 @@ class DataParallelExecutorGroup:
         return self._merge(outputs, self.output_layouts[begin:end]) if merge_multi_context else outputs
 
     def get_output_shapes(self):
+        """[(output name, shape of the merged output)]."""
         shapes = []
-        for name, out, axis in zip(self.output_names, self.execs[0].outputs, self.output_layouts):
-            shape = list(out.shape)
+        for i, (name, axis) in enumerate(zip(self.output_names, self.output_layouts)):
+            shape = list(self.execs[0].outputs[i].shape)
             if axis >= 0 and len(self.execs) > 1:
-                shape[axis] = sum(e.outputs[self.output_names.index(name)].shape[axis] for e in self.execs)
+                shape[axis] = sum(e.outputs[i].shape[axis] for e in self.execs)
             shapes.append((name, tuple(shape)))
         return shapes
 
