@@ -1,7 +1,7 @@
 """The machinery behind symnet.test_utils' checks: finite differences, the symbolic forward /
 backward / consistency checks, the chi-square test and the optimizer comparison. Private: the
 public names (and their documentation) are in test_utils."""
-import functools
+import importlib
 import time as _time
 from collections import OrderedDict
 
@@ -14,6 +14,32 @@ from .ndarray import NDArray, array
 from .symbol import Symbol
 
 _FLOATS = (np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64))
+
+
+class LazyModule:
+    """Stands for a module that is imported on first attribute access; false when it cannot be
+    imported (as MXNet's `ss` is None without scipy)."""
+
+    def __init__(self, name):
+        self._name = name
+
+    def _load(self):
+        return importlib.import_module(self._name)
+
+    def __getattr__(self, attr):
+        if attr.startswith("__"):
+            raise AttributeError(attr)
+        return getattr(self._load(), attr)
+
+    def __bool__(self):
+        try:
+            self._load()
+        except ImportError:
+            return False
+        return True
+
+    def __repr__(self):
+        return "<module %r, imported on first use>" % self._name
 
 
 def float_dtype(dtype):
@@ -242,6 +268,16 @@ def _head_grads(out_grads, sym, ctx, dtype):
     return [conv(out_grads)]
 
 
+def _magnitudes(expected):
+    """Per element, the scale of the random initial gradient buffer: |expected| (so that 'add'
+    accumulates with no more rounding than the gradient's own), or where that is 0 or not finite
+    the largest finite |expected| (1 if none)."""
+    mag = np.abs(expected.astype(np.float64))
+    finite = np.isfinite(mag) & (mag > 0)
+    fallback = float(mag[finite].max()) if finite.any() else 1.0
+    return np.where(finite, mag, fallback)
+
+
 def symbolic_backward_check(sym, location, out_grads, expected, rtol, atol, aux_states, grad_req, ctx, grad_stypes,
                             equal_nan, dtype):
     """check_symbolic_backward's body (see there)."""
@@ -256,10 +292,8 @@ def symbolic_backward_check(sym, location, out_grads, expected, rtol, atol, aux_
     for k in sorted(expected):
         if grad_stypes is not None and grad_stypes.get(k) not in (None, "default"):
             _tu._no_sparse(grad_stypes[k], "check_symbolic_backward (gradient of %s)" % k)
-        # random dirt of the gradients' magnitude: 'add' then loses no more than rounding to it
-        scale = float(np.max(np.abs(expected[k]))) if expected[k].size else 0.0
-        given[k] = array(np.random.normal(size=expected[k].shape) * (scale if 0 < scale < np.inf else 1.0),
-                         ctx=ctx, dtype=expected[k].dtype if asnumpy else dtype)
+        given[k] = array(np.random.normal(size=expected[k].shape) * _magnitudes(expected[k]), ctx=ctx,
+                         dtype=expected[k].dtype if asnumpy else dtype)
     initial = {k: g.asnumpy() for k, g in given.items()}
     if isinstance(grad_req, str):
         grad_req = {k: grad_req for k in names}
@@ -504,24 +538,6 @@ def compare_optimizers(opt1, opt2, shape, dtype, w_stype, g_stype, rtol, atol, c
         if compare_states:
             _tu.compare_ndarray_tuple(state1, state2[i], rtol, atol)
         _tu.compare_ndarray_tuple(w1[i], w2[i], rtol, atol)
-
-
-def numpy_semantics_missing(func, decorator):
-    """func (or every method of the class func) raising, when called, that symnet lacks NumPy
-    semantics."""
-    def guard(f):
-        @functools.wraps(f)
-        def unavailable(*args, **kwargs):
-            raise NotImplementedError(
-                "%s is decorated with %s, which runs it under MXNet's NumPy semantics (mx.np arrays and "
-                "numpy-shape rules); symnet does not implement mx.np yet" % (getattr(f, "__qualname__", f), decorator))
-        return unavailable
-    if isinstance(func, type):
-        for name, attr in list(vars(func).items()):
-            if callable(attr) and not isinstance(attr, type):
-                setattr(func, name, guard(attr))
-        return func
-    return guard(func)
 
 
 # ---- Gluon and linear algebra ---------------------------------------------------------------

@@ -1,6 +1,8 @@
 """Downloads and data-set files for symnet.test_utils (private; see download, get_mnist, ...)."""
 import bz2
+import errno
 import gzip
+import logging
 import os
 import shutil
 import struct
@@ -36,6 +38,30 @@ def fetch(url, fname, attempts):
                 print("download failed, retrying, {} attempt{} left".format(left, "s" if left > 1 else ""))
     raise OSError("could not download %s to %s (%d attempt%s; no network access?): %s. To work offline, put the "
                   "file at %s." % (url, fname, attempts, "s" if attempts > 1 else "", last, fname)) from last
+
+
+def download(url, fname, dirname, overwrite, retries):
+    """test_utils.download's body (see there)."""
+    assert retries >= 0, "Number of retries should be at least 0"
+    if fname is None:
+        fname = url.split("/")[-1]
+    if dirname is None:
+        dirname = os.path.dirname(fname)
+    else:
+        fname = os.path.join(dirname, fname)
+    if dirname != "" and not os.path.exists(dirname):
+        try:
+            logging.info("create directory %s", dirname)
+            os.makedirs(dirname)
+        except OSError as exc:
+            if exc.errno != errno.EEXIST:
+                raise OSError("failed to create " + dirname)
+    if not overwrite and os.path.exists(fname):
+        logging.info("%s exists, skipping download", fname)
+        return fname
+    fetch(url, fname, max(retries, 1))
+    logging.info("downloaded %s into %s successfully", url, fname)
+    return fname
 
 
 def model_zoo_urls():

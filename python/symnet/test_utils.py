@@ -19,16 +19,17 @@ behaviour is a plain bug:
   the smaller operand with the broadcast index and fails with an IndexError).
 * the tolerance tables also cover bfloat16 (rtol 0.1, atol 0.5: what MXNet's bfloat16 operator
   tests use), int16 and uint16 (exact).
-* check_symbolic_backward's random initial gradient buffers are scaled to the expected
-  gradients' magnitude, so that grad_req='add' is checked to the gradients' own precision.
+* check_symbolic_backward's random initial gradient buffers are scaled, element by element, to
+  the expected gradients' magnitude, so that grad_req='add' is checked to the gradients' own
+  precision.
 """
 # the standard modules MXNet's test_utils imports are part of what `import *` gives its users
 import bz2  # noqa: F401
-import errno
+import errno  # noqa: F401
 import functools
 import gzip  # noqa: F401
 import json
-import logging
+import logging  # noqa: F401
 import numbers
 import os
 import platform
@@ -44,35 +45,23 @@ import numpy as np
 import numpy.random as rnd
 import numpy.testing as npt
 
-try:
-    import scipy.stats as ss
-except ImportError:  # pragma: no cover - scipy is optional, as in MXNet
-    ss = None
 
 import symnet as mx  # the package is still initialising here: attributes are read at call time
 
 from . import _test_utils_checks as _checks
 from . import _test_utils_data as _data
+
 from .base import bfloat16 as _bfloat16, dtype_name as _dtype_name, numpy_dtype as _numpy_dtype
 from .context import Context, current_context
 from .io import DataIter as _DataIter
 from .ndarray import NDArray as _NDArray, array
 from .symbol import Symbol  # noqa: F401
 
-try:  # MXNet's test_utils hands these out too (the C runtime's environment, the build's features)
-    from .util import get_cuda_compute_capability, getenv, setenv  # noqa: F401
-    from .runtime import Features  # noqa: F401
-except ImportError:  # a tree without symnet.util / symnet.runtime: the process environment directly
-    def getenv(name):
-        """The environment variable `name` (None if unset)."""
-        return os.environ.get(name)
+from .runtime import Features  # noqa: F401  (MXNet's test_utils hands these out too)
+# use_np: MXNet's decorator for NumPy semantics; symnet has no mx.np yet, so calling what it decorates raises
+from .util import get_cuda_compute_capability, getenv, setenv, use_np, use_np_default_dtype  # noqa: F401
 
-    def setenv(name, value):
-        """Sets (value None: unsets) an environment variable."""
-        if value is None:
-            os.environ.pop(name, None)
-        else:
-            os.environ[name] = value
+ss = _checks.LazyModule("scipy.stats")  # MXNet's `ss`, imported on first use (scipy.stats takes seconds)
 
 
 # ---- contexts, dtypes and tolerances --------------------------------------------------------
@@ -786,52 +775,12 @@ def is_op_runnable():
     return _compute_capability_at_least_53(ctx)
 
 
-def use_np(func):
-    """MXNet's decorator that runs a function (or every method of a class) under NumPy semantics.
-    Decorating always works; calling raises NotImplementedError while symnet has no mx.np (a
-    future symnet.util.use_np is used when present)."""
-    try:
-        from .util import use_np as native
-    except ImportError:
-        return _checks.numpy_semantics_missing(func, "use_np")
-    return native(func)
-
-
-def use_np_default_dtype(func):
-    """MXNet 2's decorator for NumPy's default dtype (float64) in mx.np: like use_np, decorating
-    works and calling raises NotImplementedError while symnet has no mx.np."""
-    try:
-        from .util import use_np_default_dtype as native
-    except ImportError:
-        return _checks.numpy_semantics_missing(func, "use_np_default_dtype")
-    return native(func)
-
-
 # ---- downloads and data sets ----------------------------------------------------------------
 def download(url, fname=None, dirname=None, overwrite=False, retries=5):
     """Downloads `url` to fname (default: the URL's last part) in dirname (created if needed) and
     returns the file name; an existing file is kept unless overwrite. Makes at most `retries`
     attempts (1 for retries=0); without network access it raises OSError naming the URL."""
-    assert retries >= 0, "Number of retries should be at least 0"
-    if fname is None:
-        fname = url.split("/")[-1]
-    if dirname is None:
-        dirname = os.path.dirname(fname)
-    else:
-        fname = os.path.join(dirname, fname)
-    if dirname != "" and not os.path.exists(dirname):
-        try:
-            logging.info("create directory %s", dirname)
-            os.makedirs(dirname)
-        except OSError as exc:
-            if exc.errno != errno.EEXIST:
-                raise OSError("failed to create " + dirname)
-    if not overwrite and os.path.exists(fname):
-        logging.info("%s exists, skipping download", fname)
-        return fname
-    _data.fetch(url, fname, max(retries, 1))
-    logging.info("downloaded %s into %s successfully", url, fname)
-    return fname
+    return _data.download(url, fname, dirname, overwrite, retries)
 
 
 def download_model(model_name, dst_dir="./", meta_info=None):
