@@ -104,6 +104,11 @@ class DataParallelExecutorGroup:
         self.arg_names = symbol.list_arguments()
         self.aux_names = symbol.list_auxiliary_states()
         self.group2ctxs = prepare_group2ctxs(group2ctxs, len(self.contexts))
+        elsewhere = sorted({str(c) for ctx, groups in zip(self.contexts, self.group2ctxs)
+                            for c in (groups or {}).values() if c != ctx})
+        if elsewhere:
+            logger.warning("group2ctxs: symnet runs every op of an executor on its own context; the ctx_groups "
+                           "meant for %s run on %s", ", ".join(elsewhere), ", ".join(map(str, self.contexts)))
         self.for_training = for_training
         self.inputs_need_grad = inputs_need_grad
         self.logger = logger
