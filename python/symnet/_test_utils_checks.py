@@ -225,7 +225,9 @@ def numeric_gradient_check(sym, location, aux_states, numeric_eps, rtol, atol, g
     for name, stype in (grad_stype_dict or {}).items():
         if stype not in (None, "default"):
             _tu._no_sparse(stype, "check_numeric_gradient (gradient of %s)" % name)
-    given = {k: array(np.random.normal(0, 0.01, size=location[k].shape), ctx=ctx, dtype=dtype) for k in grad_nodes}
+    # gradient buffers in each argument's dtype (an NDArray in location keeps its own, as in MXNet)
+    given = {k: array(np.random.normal(0, 0.01, size=location[k].shape), ctx=ctx, dtype=location[k].dtype)
+             for k in grad_nodes}
     initial = {k: g.asnumpy() for k, g in given.items()}
     exe = sym.bind(ctx, args=location, args_grad=given, grad_req=grad_req, aux_states=aux)
     outputs = exe.forward(is_train=True)
