@@ -285,7 +285,9 @@ def _check_state(name, key, ours, theirs, initial, x, exact, what):
                        "%s BatchNorm state %s (%s)" % (name, key, what))
 
 
-def _check_training(name, block, grad_of, aux_of, ref, initial, exact, what, kinks=None):
+def _check_training(name, block, grad_of, aux_of, ref, initial, exact, what, trainable, kinks=None):
+    """trainable: the structural names of the network's parameters that get a gradient (from
+    symnet's network, not from the reference): each must have been compared with MXNet's."""
     x = mx.nd.array(ref["input:data"])
     if kinks is None:
         y = _train(block, x, ref["head_grad:0"])
@@ -294,8 +296,21 @@ def _check_training(name, block, grad_of, aux_of, ref, initial, exact, what, kin
             y = _train(block, x, ref["head_grad:0"])
     _close_or_as_exact(y, ref["out_train:0"], exact, _OUTPUT,
                        "%s training output (%s)" % (name, what))
-    checked = compare_gradients("%s (%s)" % (name, what), ref, grad_of, exact)
-    assert checked == sum(1 for k in ref if k.startswith(("grad:", "gradsample:")))
+    asked = []
+
+    def grad_of_recorded(k):
+        asked.append(k)
+        return grad_of(k)
+
+    checked = compare_gradients("%s (%s)" % (name, what), ref, grad_of_recorded, exact)
+    # every parameter with a gradient was compared, once (a reference without gradients, or a
+    # comparison that skips them, checks nothing and must not pass)
+    assert trainable, "%s: no parameter with a gradient" % name
+    assert sorted(asked) == sorted(trainable) and checked == len(trainable), (
+        "%s (%s): %d gradients compared with MXNet's, the network has %d parameters with one; "
+        "not compared: %s, compared but not trainable: %s" % (
+            name, what, checked, len(trainable), sorted(set(trainable) - set(asked))[:5],
+            sorted(set(asked) - set(trainable))[:5]))
     for key in (k[4:] for k in ref if k.startswith("aux:")):
         _check_state(name, key, aux_of(key), ref["aux:" + key], initial[key], x, exact, what)
 
@@ -320,12 +335,15 @@ def _check_network(name, src, ref, names, tmp_path):
     structural = net._collect_params_with_prefix()
     assert sorted(structural) == sorted(names), "structural names differ from MXNet's"
     assert {k: p.name for k, p in structural.items()} == names, "prefixed names differ from MXNet's"
+    # the parameters that get a gradient: not BatchNorm's running statistics, nor the gamma and
+    # beta of BatchNorm(scale=False, center=False) (grad_req "null" in either framework)
+    trainable = [k for k, p in structural.items() if p.grad_req != "null"]
     _outputs_close(net(x).asnumpy(), ref["out_infer:0"], "%s inference output" % name)
     kinks = _Kinks()
     exact = _float64_reference(name, params_file, ref, names, kinks)
     _check_training(name, net, lambda k: structural[k].grad().asnumpy(),
                     lambda k: structural[k].data().asnumpy(), ref, initial, exact,
-                    "load_parameters, imperative", kinks)
+                    "load_parameters, imperative", trainable, kinks)
 
     # 2. the same network hybridized, in inference (training through a graph: step 4)
     net = _zoo_net(name, params_file)
@@ -345,4 +363,4 @@ def _check_network(name, src, ref, names, tmp_path):
     by_name = block.collect_params()
     _check_training(name, block, lambda k: by_name[names[k]].grad().asnumpy(),
                     lambda k: by_name[names[k]].data().asnumpy(), ref, initial,
-                    _GraphArbiter(exact), "imports")
+                    _GraphArbiter(exact), "imports", trainable)
