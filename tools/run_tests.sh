@@ -77,6 +77,17 @@ $PY tools/skip_summary.py --junit "$junit" --ctest-log build/pip/Testing/Tempora
 echo "== the wheel, installed into a fresh venv outside the source tree"
 tools/wheel_check.sh build/wheel
 
+echo "== import mxnet: the alias in a fresh venv, two MXNet 1.x Gluon scripts through it, refusal, uninstall"
+tools/mxnet_alias_check.sh build/wheel
+
+echo "== MXNet 1.9.1's own unit tests: the expected-pass list (tests/mxnet_conformance/expected_pass.txt)"
+# the installed symnet, seen through the alias, in a venv over the system site-packages with what
+# MXNet's test files import (nose, scipy) and pytest-timeout; tools/mxnet_conformance.py without
+# --check measures all of them (docs/mxnet_compat.md)
+tools/conformance_venv.sh build/conformance-venv
+$PY tools/mxnet_conformance.py --python build/conformance-venv/bin/python \
+  --check tests/mxnet_conformance/expected_pass.txt
+
 echo "== the C++ package: cmake --install, then find_package(symnet) from example/cpp_consumer"
 tools/cpp_package_check.sh build/pip
 

@@ -5,9 +5,12 @@ tracked becomes a graph node; `backward` differentiates that graph with the same
 the symbolic executor uses, so every registered op with a gradient works here without more code.
 """
 from . import _core
+# MXNet's autograd module holds these names too, and `from mxnet.autograd import *` (MXNet's own
+# tests) relies on them
+from .ndarray import NDArray  # noqa: F401
+from .symbol import Symbol  # noqa: F401
 
-__all__ = ["record", "pause", "train_mode", "predict_mode", "is_recording", "is_training",
-           "set_recording", "set_training", "mark_variables", "backward", "grad", "Function"]
+# no __all__: as in MXNet, `from mxnet.autograd import *` gives every public name here
 
 
 def set_recording(is_recording):

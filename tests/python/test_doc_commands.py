@@ -86,8 +86,11 @@ def _accepted_text(program):
     if program.endswith(".sh"):
         return open(path, encoding="utf-8").read()
     cmd = [sys.executable, path, "--help"] if program.endswith(".py") else [path, "--help"]
+    # scripts in MXNet's own style `import mxnet`: the alias from the source tree gives them symnet
+    alias = os.path.join(REPO, "python", "mxnet_alias")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (alias, os.environ.get("PYTHONPATH")) if p))
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True,
-                       timeout=120, cwd=REPO)
+                       timeout=120, cwd=REPO, env=env)
     assert r.returncode == 0, "%s --help failed (exit %d):\n%s" % (program, r.returncode, r.stdout[-2000:])
     return r.stdout
 
