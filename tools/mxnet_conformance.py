@@ -69,7 +69,8 @@ def _group_pids(pgid):
 def _run_pytest(python, test_file, node_ids, deselect, log, timeout, mem_bytes, file_timeout, cwd):
     """Runs one pytest process; returns (peak resident bytes, why it was killed or None)."""
     args = [python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "outcome_log", "-o", "addopts=",
-            "--rootdir", os.path.dirname(os.path.dirname(test_file)), "--timeout", str(timeout), "-W", "ignore::DeprecationWarning"]
+            "--rootdir", os.path.dirname(os.path.dirname(test_file)), "--timeout", str(timeout),
+            "-W", "ignore::DeprecationWarning"]
     args += ["--deselect=%s" % d for d in deselect]
     args += node_ids or [test_file]
     env = dict(os.environ, CONFORMANCE_LOG=log, PYTHONDONTWRITEBYTECODE="1",

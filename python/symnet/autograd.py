@@ -7,7 +7,7 @@ the symbolic executor uses, so every registered op with a gradient works here wi
 from . import _core
 # MXNet's autograd module holds these names too, and `from mxnet.autograd import *` (MXNet's own
 # tests) relies on them
-from .ndarray import NDArray  # noqa: F401
+from .ndarray import NDArray
 from .symbol import Symbol  # noqa: F401
 
 # no __all__: as in MXNet, `from mxnet.autograd import *` gives every public name here
@@ -75,7 +75,6 @@ def predict_mode():
 
 
 def _handles(arrays, what):
-    from .ndarray import NDArray
     if isinstance(arrays, NDArray):
         arrays = [arrays]
     arrays = list(arrays)
@@ -100,7 +99,6 @@ def mark_variables(variables, gradients, grad_reqs="write"):
 def _head_grads(heads, head_grads):
     if head_grads is None:
         return []
-    from .ndarray import NDArray
     if isinstance(head_grads, NDArray):
         head_grads = [head_grads]
     head_grads = list(head_grads)
@@ -121,7 +119,6 @@ def grad(heads, variables, head_grads=None, retain_graph=None, create_graph=Fals
          train_mode=True):
     """Returns the gradients of heads with respect to variables (a list, or one NDArray when
     variables is one NDArray) without touching any .grad buffer. First order only."""
-    from .ndarray import NDArray
     if create_graph:
         raise NotImplementedError("autograd.grad(create_graph=True): higher-order gradients are "
                                   "not supported by symnet; differentiate once, or write the "
@@ -140,7 +137,6 @@ def _record_function(inputs, outputs, backward_fn):
     """Records outputs (NDArrays computed from inputs outside autograd's view) with
     backward_fn(list of output-gradient NDArrays) -> list of input gradients (None: zero).
     Returns the outputs, tracked when recording and some input is tracked."""
-    from .ndarray import NDArray
 
     def call(ograds):
         res = backward_fn([NDArray(h) for h in ograds])
@@ -174,7 +170,6 @@ class Function:
         raise NotImplementedError
 
     def __call__(self, *inputs):
-        from .ndarray import NDArray
         with pause(train_mode=is_training()):
             outputs = self.forward(*inputs)
         single = isinstance(outputs, NDArray)
