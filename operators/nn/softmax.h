@@ -6,6 +6,7 @@
 #ifndef SYMNET_OPERATORS_NN_SOFTMAX_H_
 #define SYMNET_OPERATORS_NN_SOFTMAX_H_
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <vector>
@@ -143,7 +144,9 @@ struct SoftmaxOutputParam : public dmlc::Parameter<SoftmaxOutputParam> {
         .add_enum("batch", kNormBatch)
         .add_enum("valid", kNormValid)
         .set_default(kNormNull)
-        .describe("Divide the gradient by nothing, the batch size, or the number of valid labels.");
+        .describe(
+            "Divide the gradient by the positions per sample (multi_output; else nothing), the "
+            "number of labels, or the number of labels other than ignore_label.");
     DMLC_DECLARE_FIELD(out_grad).set_default(false).describe(
         "Multiply the gradient by the head gradient (otherwise it is ignored).");
     DMLC_DECLARE_FIELD(smooth_alpha)
@@ -186,12 +189,29 @@ inline std::string BadLabelMessage(double lab, int64_t n, const std::string& whe
 /*! \brief What every row of SoftmaxOutput's gradient needs. */
 struct SoftmaxOutputGradArgs {
   AxisSplit sp;
-  double scale;    // grad_scale * loss_scale / normalization (except "valid")
+  double scale;    // grad_scale * loss_scale / NormalizationDivisor (and "valid"'s count)
   double on, off;  // smoothed targets of the label class and of the others
   float ignore_label;
   bool soft_labels, use_ignore;
   const float* valid;  // with normalization "valid": the number of valid labels (else null)
 };
+
+/*!
+ * \brief What SoftmaxOutput's gradient is divided by, as MXNet 1.9.1 does it. Class indices:
+ *  "null" divides by the positions per sample (the spatial size `sp.inner` with multi_output,
+ *  1 otherwise), "batch" by all labels (samples times positions). "valid" divides by the labels
+ *  other than ignore_label (at least 1), counted at run time with or without use_ignore, so its
+ *  divisor here is 1. Class probabilities (a label of the data's shape) have no divisor,
+ *  whatever the normalization.
+ */
+inline double NormalizationDivisor(const SoftmaxOutputParam& p, const AxisSplit& sp,
+                                   bool soft_labels) {
+  if (soft_labels) return 1.0;
+  if (p.normalization == kNormBatch)
+    return static_cast<double>(std::max<int64_t>(sp.outer * sp.inner, 1));
+  if (p.normalization == kNormNull) return static_cast<double>(std::max<int64_t>(sp.inner, 1));
+  return 1.0;
+}
 
 /*! \brief Row r: dx = (y - target) * scale [* dy], zero for an ignored label. */
 template <int req>
@@ -285,18 +305,14 @@ void SoftmaxOutputGradCompute(const NodeAttrs& attrs, const OpContext& ctx,
     a.use_ignore = p.use_ignore;
     a.ignore_label = p.ignore_label;
     const int64_t rows = a.sp.outer * a.sp.inner;
-    double norm = 1.0;
-    if (p.normalization == kNormBatch) norm = static_cast<double>(y.shape_[0]);
-    if (p.normalization == kNormValid && !(a.use_ignore && !a.soft_labels))
-      norm = static_cast<double>(rows > 1 ? rows : 1);
-    a.scale = p.grad_scale * ctx.loss_scale / norm;
+    a.scale = p.grad_scale * ctx.loss_scale / NormalizationDivisor(p, a.sp, a.soft_labels);
     a.off = a.sp.n > 1 ? p.smooth_alpha / static_cast<double>(a.sp.n - 1) : 0.0;
     a.on = 1.0 - p.smooth_alpha;
     float host_valid = 0;
     SYMNET_FLOAT_TYPE_SWITCH(y.dtype_, T, {
       if (!a.soft_labels) CheckHardLabels<T>(xpu(), label.dptr<T>(), a);
       a.valid =
-          p.normalization == kNormValid && a.use_ignore && !a.soft_labels
+          p.normalization == kNormValid && !a.soft_labels
               ? CountValidLabels<T>(xpu(), label.dptr<T>(), rows, p.ignore_label, &host_valid, ctx)
               : nullptr;
       SYMNET_REQ_SWITCH(req[0], Req, {

@@ -1,6 +1,7 @@
-"""The loss heads (LogisticRegressionOutput, MAERegressionOutput, SVMOutput, MakeLoss, make_loss) and
-the unary math ops with attributes (smooth_l1, hard_sigmoid, softmin), plus the special functions'
-accuracy (erfinv, gamma, gammaln and digamma, gammaln's gradient).
+"""The loss heads (LogisticRegressionOutput, MAERegressionOutput, SVMOutput, MakeLoss, make_loss,
+SoftmaxOutput's normalizations) and the unary math ops with attributes (smooth_l1, hard_sigmoid,
+softmin), plus the special functions' accuracy (erfinv, gamma, gammaln and digamma, gammaln's
+gradient).
 
 A loss head ignores its head gradient: its backward is the gradient of a loss, so the
 finite-difference checks here differentiate that loss (written out in NumPy, in float64) rather
@@ -219,6 +220,76 @@ def test_loss_make_loss_function_and_names():
     # both round-trip through MXNet's JSON spelling
     for s in (loss, mx.sym.MakeLoss(x, normalization="valid", valid_thresh=0.5)):
         assert mx.sym.load_json(s.tojson()).tojson() == s.tojson()
+
+
+def np_softmax_output_grad(x, label, normalization="null", multi_output=False, preserve_shape=False,
+                           use_ignore=False, ignore_label=-1.0, grad_scale=1.0):
+    """MXNet 1.9.1's SoftmaxOutput data gradient (checked against it on the CPU): softmax - onehot
+    (rows of an ignored label zero with use_ignore) times grad_scale, divided by
+    - "null": the positions per sample with multi_output (H*W of (N, C, H, W) data), else 1;
+    - "batch": the number of labels (N*H*W with multi_output, N for (N, C) data);
+    - "valid": the labels other than ignore_label, counted with or without use_ignore (at least 1).
+    Class probabilities (a label of the data's shape) get grad_scale and no divisor at all."""
+    axis = 1 if multi_output else x.ndim - 1
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    p = e / e.sum(axis=axis, keepdims=True)
+    if label.shape == x.shape:
+        return (p - label) * grad_scale
+    pm = np.moveaxis(p, axis, -1)
+    g = pm - (np.arange(pm.shape[-1]) == label[..., None])
+    ignored = label == ignore_label
+    if use_ignore:
+        g[ignored] = 0
+    positions = x.size // (x.shape[0] * x.shape[1]) if multi_output else 1
+    divisor = {"null": positions, "batch": label.size, "valid": max(int((~ignored).sum()), 1)}[normalization]
+    return np.moveaxis(g * grad_scale / divisor, -1, axis)
+
+
+# (data shape, attributes): labels are drawn from the classes, with some ignore_label entries
+SOFTMAX_OUTPUT_CASES = [
+    ((2, 3, 4, 5), dict(multi_output=True)),
+    ((3, 4, 6), dict(multi_output=True)),
+    ((4, 5), dict(multi_output=True)),
+    ((5, 4), dict()),
+    ((2, 3, 5), dict(preserve_shape=True)),
+]
+
+
+@pytest.mark.parametrize("normalization", ["null", "batch", "valid"])
+@pytest.mark.parametrize("use_ignore,ignore_label", [(False, -1.0), (False, 1.0), (True, -1.0), (True, 2.0)])
+@pytest.mark.parametrize("dshape,kw", SOFTMAX_OUTPUT_CASES, ids=str)
+def test_softmax_output_normalization(dshape, kw, normalization, use_ignore, ignore_label):
+    """SoftmaxOutput's gradient against np_softmax_output_grad for each normalization, with and
+    without use_ignore, grad_scale 0.5 (float64), and the float32 kernel against it."""
+    rs = np.random.RandomState(3)
+    x = rs.normal(size=dshape) * 2
+    classes = dshape[1] if kw.get("multi_output") else dshape[-1]
+    lshape = (dshape[0],) + dshape[2:] if kw.get("multi_output") else dshape[:-1]
+    label = rs.randint(0, classes, size=lshape).astype(np.float64)
+    if use_ignore or 0 <= ignore_label < classes:  # without use_ignore, a class "valid" leaves out
+        label.flat[::3] = ignore_label
+    attrs = dict(kw, normalization=normalization, use_ignore=use_ignore, ignore_label=ignore_label,
+                 grad_scale=0.5)
+    sym = mx.sym.SoftmaxOutput(mx.sym.var("data"), mx.sym.var("label"), **attrs)
+    want = np_softmax_output_grad(x, label, **dict(attrs))
+    loc = {"data": x, "label": label}
+    check_symbolic_backward(sym, loc, None, {"data": want}, rtol=1e-10, atol=1e-12, dtype=np.float64)
+    check_symbolic_backward(sym, loc, None, {"data": want}, rtol=1e-5, atol=1e-7, dtype=np.float32)
+
+
+@pytest.mark.parametrize("normalization", ["null", "batch", "valid"])
+@pytest.mark.parametrize("dshape,kw", [((2, 3, 4, 5), dict(multi_output=True)), ((5, 4), dict())], ids=str)
+def test_softmax_output_class_probabilities_are_not_normalized(dshape, kw, normalization):
+    """A label of the data's shape (class probabilities): softmax - label times grad_scale, whatever
+    the normalization and multi_output, as MXNet 1.9.1."""
+    rs = np.random.RandomState(4)
+    x = rs.normal(size=dshape)
+    label = rs.uniform(size=dshape)
+    sym = mx.sym.SoftmaxOutput(mx.sym.var("data"), mx.sym.var("label"), normalization=normalization,
+                               grad_scale=3.0, **kw)
+    want = np_softmax_output_grad(x, label, normalization, grad_scale=3.0, **kw)
+    check_symbolic_backward(sym, {"data": x, "label": label}, None, {"data": want}, rtol=1e-10,
+                            atol=1e-12, dtype=np.float64)
 
 
 def param_unary_input(op, kw, shape, seed=7):
