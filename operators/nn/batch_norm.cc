@@ -2,8 +2,9 @@
  * \brief BatchNorm with MXNet's semantics: fix_gamma (default True) uses gamma = 1 and gives it a
  *  zero gradient; moving_mean/moving_var (auxiliary states) are updated in training forward as
  *  moving = momentum * moving + (1 - momentum) * batch (biased variance); use_global_stats
- *  normalizes with the moving statistics. The second and third outputs are the mean and the
- *  variance used. Parameters and statistics are float32 for 16-bit data.
+ *  normalizes with the moving statistics. The second and third outputs are the mean and, as in
+ *  MXNet, 1 / sqrt(var + eps) of the variance used (VarianceToInvStd). Parameters and statistics
+ *  are float32 for 16-bit data.
  */
 #include "batch_norm.h"
 
@@ -34,6 +35,25 @@ ChannelView View(const BatchNormParam& p, const TBlob& x) { return ChannelViewOf
 DType ParamType(DType data) { return data == DType::kFloat64 ? DType::kFloat64 : DType::kFloat32; }
 
 }  // namespace
+
+void VarianceToInvStdInPlace(const TBlob& var, double eps) {
+  SYMNET_REAL_TYPE_SWITCH(var.dtype_, P, {
+    P* v = var.dptr<P>();
+    for (int64_t c = 0; c < var.Size(); ++c) v[c] = VarianceToInvStd(v[c], eps);
+  });
+}
+
+TBlob VarianceFromInvStd(const TBlob& invstd, double eps, std::vector<double>* buf) {
+  buf->assign(static_cast<size_t>(invstd.Size()), 0.0);
+  TBlob var = invstd;
+  var.dptr_ = buf->data();
+  SYMNET_REAL_TYPE_SWITCH(invstd.dtype_, P, {
+    const P* s = invstd.dptr<P>();
+    P* v = var.dptr<P>();
+    for (int64_t c = 0; c < invstd.Size(); ++c) v[c] = InvStdToVariance(s[c], eps);
+  });
+  return var;
+}
 
 bool BatchNormShape(int axis, std::vector<Shape>* in, std::vector<Shape>* out) {
   const Shape& d = (*in)[kData];
@@ -168,9 +188,10 @@ void BNForward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<T
                            in[kMovingMean].dptr<P>(), in[kMovingVar].dptr<P>());
     });
   }
+  VarianceToInvStdInPlace(out[2], p.eps);
 }
 
-/*! \brief Inputs (dy, x, gamma, mean, var); outputs (dx, dgamma, dbeta). */
+/*! \brief Inputs (dy, x, gamma, mean, 1 / sqrt(var + eps)); outputs (dx, dgamma, dbeta). */
 void BNBackward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& in,
                 const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   const BatchNormParam& p = Param<BatchNormParam>(attrs);
@@ -178,7 +199,13 @@ void BNBackward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<
   const bool batch_stats = !p.use_global_stats;
   int axis = 0;
   const TBlob xd = DnnlData(p, x, &axis);
-  if (dnnl_util::BatchNormSupported(xd.shape_, xd.dtype_, axis)) {
+  const bool dnnl = dnnl_util::BatchNormSupported(xd.shape_, xd.dtype_, axis);
+  // the staged call converts in[4] itself
+  if (!dnnl && x.dtype_ != DType::kFloat64 && x.dtype_ != DType::kFloat32)
+    return StagedF32Compute(BNBackward, attrs, ctx, in, req, out);
+  std::vector<double> var_buf;
+  const TBlob var = VarianceFromInvStd(in[4], p.eps, &var_buf);  // in[4] is 1/sqrt(var + eps)
+  if (dnnl) {
     const auto cfg = MakeConfig(p, xd, !batch_stats);
     auto& st = ctx.GetState<BNBackwardState>(
         [&] {
@@ -188,16 +215,14 @@ void BNBackward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<
         },
         [&](const BNBackwardState& s) { return s.bn->config() == cfg; });
     void* dx = ScratchFor(&st.scratch, out[0], req[0]);
-    st.bn->Run(dy.dptr_, x.dptr_, in[2].dptr<float>(), in[3].dptr<float>(), in[4].dptr<float>(), dx,
+    st.bn->Run(dy.dptr_, x.dptr_, in[2].dptr<float>(), in[3].dptr<float>(), var.dptr<float>(), dx,
                out[1].dptr<float>(), out[2].dptr<float>(), p.fix_gamma ? kNullOp : req[1], req[2]);
     AddScratch(dx, out[0], req[0]);
     if (p.fix_gamma && (req[1] == kWriteTo || req[1] == kWriteInplace))
       std::memset(out[1].dptr_, 0, out[1].Bytes());
-  } else if (x.dtype_ != DType::kFloat64 && x.dtype_ != DType::kFloat32) {
-    StagedF32Compute(BNBackward, attrs, ctx, in, req, out);
   } else {
     SYMNET_REAL_TYPE_SWITCH(x.dtype_, T, {
-      BackwardRef<T, T>(p, batch_stats, dy, x, in[2].dptr<T>(), in[3].dptr<T>(), in[4].dptr<T>(),
+      BackwardRef<T, T>(p, batch_stats, dy, x, in[2].dptr<T>(), in[3].dptr<T>(), var.dptr<T>(),
                         out[0], out[1].dptr<T>(), out[2].dptr<T>(), req);
     });
   }

@@ -220,23 +220,40 @@ struct GradDataKernel {
   }
 };
 
+/*! \brief BatchNorm's third output: the variance it used, as 1 / sqrt(var + eps) (batch_norm.h). */
+struct ToInvStdKernel {
+  template <typename P>
+  SYMNET_XINLINE static void Map(int64_t c, P* var, double eps) {
+    var[c] = VarianceToInvStd(var[c], eps);
+  }
+};
+
+/*! \brief And back: the variance from BatchNorm's third output, for the backward. */
+struct FromInvStdKernel {
+  template <typename P>
+  SYMNET_XINLINE static void Map(int64_t c, const P* invstd, P* var, double eps) {
+    var[c] = InvStdToVariance(invstd[c], eps);
+  }
+};
+
 /*! \brief What the kernels need of BatchNorm's and SyncBatchNorm's parameters. */
 struct BNSettings {
   double eps;
   float momentum;
   bool fix_gamma, use_global_stats;
   int axis;
-  bool sync;  // SyncBatchNorm: the per-channel sums are summed over the ranks of the job
+  bool sync;           // SyncBatchNorm: the per-channel sums are summed over the ranks of the job
+  bool invstd_output;  // BatchNorm: the third output is 1 / sqrt(var + eps), as in MXNet
 };
 
 BNSettings BatchNormSettings(const NodeAttrs& attrs) {
   const BatchNormParam& p = Param<BatchNormParam>(attrs);
-  return {p.eps, p.momentum, p.fix_gamma, p.use_global_stats, p.axis, false};
+  return {p.eps, p.momentum, p.fix_gamma, p.use_global_stats, p.axis, false, true};
 }
 
 BNSettings SyncBatchNormSettings(const NodeAttrs& attrs) {
   const SyncBatchNormParam& p = Param<SyncBatchNormParam>(attrs);
-  return {p.eps, p.momentum, p.fix_gamma, p.use_global_stats, 1, true};
+  return {p.eps, p.momentum, p.fix_gamma, p.use_global_stats, 1, true, false};
 }
 
 /*! \brief x as (outer, C, inner) (ChannelViewOf); blocked layouts never reach the GPU. */
@@ -299,11 +316,14 @@ void BNForwardGPU(const BNSettings& p, const NodeAttrs& attrs, const OpContext& 
                                                 in[kGamma].dptr<P>(), in[kBeta].dptr<P>(),
                                                 out[1].dptr<P>(), out[2].dptr<P>(), v);
     });
+    if (p.invstd_output && d.c > 0)
+      Kernel<ToInvStdKernel, gpu>::Launch(d.c, out[2].dptr<P>(), p.eps);
   });
 }
 
 /*!
- * \brief Inputs (dy, x, gamma, mean, var); outputs (dx, dgamma, dbeta). dgamma and dbeta are this
+ * \brief Inputs (dy, x, gamma, mean, var; BatchNorm: 1 / sqrt(var + eps)); outputs (dx, dgamma,
+ *  dbeta). dgamma and dbeta are this
  *  rank's sums (the gradient all-reduce completes them); dx uses the job's sums with SyncBatchNorm.
  */
 void BNBackwardGPU(const BNSettings& p, const NodeAttrs& attrs, const OpContext& ctx,
@@ -313,13 +333,20 @@ void BNBackwardGPU(const BNSettings& p, const NodeAttrs& attrs, const OpContext&
   const bool batch_stats = !p.use_global_stats;
   const ChannelView d = Dims(p.axis, x);
   const BNView v{d.c, d.inner, p.eps, p.fix_gamma};
+  // the sums (2C + 1 doubles), then room for C variances
   double* sums = static_cast<double*>(
-      cuda::Workspace(ctx.dev.id, static_cast<size_t>(2 * d.c + 1) * sizeof(double)));
+      cuda::Workspace(ctx.dev.id, static_cast<size_t>(3 * d.c + 1) * sizeof(double)));
   SYMNET_FLOAT_TYPE_SWITCH(x.dtype_, T, {
     using P = typename std::conditional<std::is_same<T, double>::value, double, float>::type;
+    const P* var = in[4].dptr<P>();
+    if (p.invstd_output && d.c > 0) {
+      P* v = reinterpret_cast<P*>(sums + 2 * d.c + 1);
+      Kernel<FromInvStdKernel, gpu>::Launch(d.c, in[4].dptr<P>(), v, p.eps);
+      var = v;
+    }
     if (d.c > 0) {
       LaunchPartialSums<true, T, P>(ctx.dev.id, x.dptr<T>(), dy.dptr<T>(), d.outer, d.c, d.inner,
-                                    in[3].dptr<P>(), in[4].dptr<P>(), p.eps, sums);
+                                    in[3].dptr<P>(), var, p.eps, sums);
       Kernel<FinishGradStats, gpu>::Launch(d.c, static_cast<const double*>(sums), p.fix_gamma,
                                            out[1].dptr<P>(), out[2].dptr<P>(), req[1], req[2]);
     }
@@ -328,7 +355,7 @@ void BNBackwardGPU(const BNSettings& p, const NodeAttrs& attrs, const OpContext&
     SYMNET_REQ_SWITCH(req[0], Req, {
       Kernel<GradDataKernel<Req>, gpu>::Launch(
           x.Size(), dy.dptr<T>(), x.dptr<T>(), out[0].dptr<T>(), in[2].dptr<P>(), in[3].dptr<P>(),
-          in[4].dptr<P>(), static_cast<const double*>(sums), v, count, batch_stats);
+          var, static_cast<const double*>(sums), v, count, batch_stats);
     });
   });
 }

@@ -2,6 +2,7 @@
 #ifndef SYMNET_OPERATORS_NN_BATCH_NORM_H_
 #define SYMNET_OPERATORS_NN_BATCH_NORM_H_
 
+#include <cmath>
 #include <functional>
 #include <string>
 #include <vector>
@@ -13,17 +14,21 @@ namespace symnet {
 namespace ops {
 
 /*! \brief The fields BatchNorm and SyncBatchNorm share: MXNet's names, defaults and meanings. */
-#define SYMNET_BATCH_NORM_FIELDS                                                               \
-  DMLC_DECLARE_FIELD(eps).set_default(1e-3).describe(                                          \
-      "Added to the variance before the square root.");                                        \
-  DMLC_DECLARE_FIELD(momentum).set_default(0.9f).describe("Momentum of the moving average.");  \
-  DMLC_DECLARE_FIELD(fix_gamma).set_default(true).describe("Fix gamma at 1 (zero gradient)."); \
-  DMLC_DECLARE_FIELD(use_global_stats)                                                         \
-      .set_default(false)                                                                      \
-      .describe(                                                                               \
-          "Normalize with the moving statistics also in training (and do not update "          \
-          "them).");                                                                           \
-  DMLC_DECLARE_FIELD(output_mean_var).set_default(false).describe("Also output mean and variance.")
+#define SYMNET_BATCH_NORM_FIELDS                                                                \
+  DMLC_DECLARE_FIELD(eps).set_default(1e-3).describe(                                           \
+      "Added to the variance before the square root.");                                         \
+  DMLC_DECLARE_FIELD(momentum).set_default(0.9f).describe("Momentum of the moving average.");   \
+  DMLC_DECLARE_FIELD(fix_gamma).set_default(true).describe("Fix gamma at 1 (zero gradient).");  \
+  DMLC_DECLARE_FIELD(use_global_stats)                                                          \
+      .set_default(false)                                                                       \
+      .describe(                                                                                \
+          "Normalize with the moving statistics also in training (and do not update "           \
+          "them).");                                                                            \
+  DMLC_DECLARE_FIELD(output_mean_var)                                                           \
+      .set_default(false)                                                                       \
+      .describe(                                                                                \
+          "Also output the mean and the variance (BatchNorm: as 1 / sqrt(var + eps), as MXNet " \
+          "does).")
 
 struct BatchNormParam : public dmlc::Parameter<BatchNormParam> {
   double eps;
@@ -90,6 +95,14 @@ bool BatchNormShape(int axis, std::vector<Shape>* in, std::vector<Shape>* out);
  *  data (float64 for float64). */
 bool BatchNormType(const NodeAttrs& attrs, std::vector<DType>* in, std::vector<DType>* out);
 
+/*! \brief VarianceToInvStd over a CPU blob of float32 or float64 variances, in place. */
+void VarianceToInvStdInPlace(const TBlob& var, double eps);
+/*!
+ * \brief The variances (InvStdToVariance) of a CPU blob of 1 / sqrt(var + eps): a blob of its
+ *  shape and dtype whose data lie in *buf.
+ */
+TBlob VarianceFromInvStd(const TBlob& invstd, double eps, std::vector<double>* buf);
+
 /*!
  * \brief The five inputs every BatchNorm-like op takes (data, gamma, beta, moving_mean,
  *  moving_var): their count, documentation and names.
@@ -105,6 +118,25 @@ Op& BatchNormInputs(Op& op);
  */
 Op& BatchNormLikeOp(Op& op, const char* backward_op, std::function<int(const NodeAttrs&)> axis_of,
                     std::function<bool(const NodeAttrs&)> output_mean_var);
+
+/*!
+ * \brief BatchNorm's third output, as MXNet 1.9.1 gives it: not the variance but
+ *  1 / sqrt(var + eps), which MXNet's kernels store there for their backward (in training and in
+ *  inference, oneDNN or not). The forward turns the variance it normalized with into that in
+ *  place (after the moving average took it) and the backward turns it back, so the rest of the
+ *  kernels keep working with variances. SyncBatchNorm's third output stays the variance, as in
+ *  MXNet.
+ */
+template <typename P>
+SYMNET_XINLINE P VarianceToInvStd(P var, double eps) {
+  return static_cast<P>(1.0 / sqrt(static_cast<double>(var) + eps));
+}
+/*! \brief The variance back from 1 / sqrt(var + eps): var + eps to about one rounding of P. */
+template <typename P>
+SYMNET_XINLINE P InvStdToVariance(P invstd, double eps) {
+  const double s = static_cast<double>(invstd);
+  return static_cast<P>(1.0 / (s * s) - eps);
+}
 
 /*! \brief Writes or adds `val` to *dst by req (kNullOp skips); on the CPU and the GPU. */
 template <typename D>

@@ -9,8 +9,9 @@
  *  BatchNorm's and the ReLU's own kernels in turn, so the node means exactly what the two nodes
  *  it replaced meant, moving statistics included.
  *
- *  Inputs and parameters: BatchNorm's. Outputs: (output, mean, var, workspace); only the
- *  output is visible (the pass fuses only where nothing reads mean and var).
+ *  Inputs and parameters: BatchNorm's. Outputs: (output, mean, 1 / sqrt(var + eps) as
+ *  BatchNorm's, workspace); only the output is visible (the pass fuses only where nothing reads
+ *  mean and var).
  */
 #include "batch_norm_relu.h"
 
@@ -126,6 +127,7 @@ void FusedBatchNormReLUForward(const NodeAttrs& attrs, const OpContext& ctx,
         bn_ref::UpdateMoving(in[kGamma].Size(), p.momentum, out[kMean].dptr<float>(),
                              out[kVar].dptr<float>(), in[kMovingMean].dptr<float>(),
                              in[kMovingVar].dptr<float>());
+      VarianceToInvStdInPlace(out[kVar], p.eps);  // BatchNorm's third output, as its kernel
       return;
     }
   }
@@ -151,9 +153,11 @@ void FusedBatchNormReLUBackward(const NodeAttrs& attrs, const OpContext& ctx,
       st.bn = std::make_unique<dnnl_util::DnnlBatchNormBackward>(cfg);
     if (st.bn->workspace_bytes() <= in[6].Bytes()) {
       void* dx = ScratchFor(&st.scratch, out[0], req[0]);
-      st.bn->Run(dy.dptr_, x.dptr_, in[3].dptr<float>(), in[4].dptr<float>(), in[5].dptr<float>(),
-                 dx, out[1].dptr<float>(), out[2].dptr<float>(), p.fix_gamma ? kNullOp : req[1],
-                 req[2], in[6].dptr_);
+      std::vector<double> var_buf;  // in[5] is 1 / sqrt(var + eps), as BatchNorm's backward reads
+      const TBlob var = VarianceFromInvStd(in[5], p.eps, &var_buf);
+      st.bn->Run(dy.dptr_, x.dptr_, in[3].dptr<float>(), in[4].dptr<float>(), var.dptr<float>(), dx,
+                 out[1].dptr<float>(), out[2].dptr<float>(), p.fix_gamma ? kNullOp : req[1], req[2],
+                 in[6].dptr_);
       AddScratch(dx, out[0], req[0]);
       if (p.fix_gamma && (req[1] == kWriteTo || req[1] == kWriteInplace))
         std::memset(out[1].dptr_, 0, out[1].Bytes());

@@ -222,7 +222,7 @@ def test_batchnorm_training_forward_and_moving_stats(fix_gamma, shape, axis):
         tol = 1e-10 if dtype == np.float64 else 1e-4
         assert_almost_equal(out, np_bn(x, g, beta, mean, var, 2e-5, axis), rtol=tol, atol=tol)
         assert_almost_equal(m, mean, rtol=tol, atol=tol)
-        assert_almost_equal(v, var, rtol=tol, atol=tol)
+        assert_almost_equal(v, 1 / np.sqrt(var + 2e-5), rtol=tol, atol=tol)  # MXNet's third output
         # momentum is a float32 parameter (as in MXNet), hence the looser bound
         mtol = max(tol, 1e-7)
         assert_almost_equal(exe.aux_dict["bn_moving_mean"], 0.8 * mm + 0.2 * mean, rtol=mtol, atol=mtol)
@@ -238,6 +238,57 @@ def test_batchnorm_training_forward_and_moving_stats(fix_gamma, shape, axis):
     assert sym.list_auxiliary_states() == ["bn_moving_mean", "bn_moving_var"]
     _, _, aux_t = sym.infer_type(x="float16")
     assert aux_t == [np.float32, np.float32]
+
+
+@pytest.mark.parametrize("shape,axis,dtype", [
+    ((4, 3, 5, 5), 1, "float32"),   # oneDNN
+    ((4, 3, 5, 5), 1, "float64"),   # the plain loops
+    ((6, 5), 1, "float32"),
+    ((2, 4, 3, 6), -1, "float32"),  # channels last (oneDNN's nhwc view)
+    ((4, 3, 5, 5), 2, "float32"),   # an inner axis: the plain loops
+    ((4, 3, 5, 5), 1, "float16"),   # float32 statistics of 16-bit data
+])
+def test_batchnorm_third_output_is_the_inverse_std(shape, axis, dtype):
+    """BatchNorm(output_mean_var=True) returns as its third output what MXNet 1.9.1 returns there,
+    1 / sqrt(var + eps) (its kernels keep that for the backward), not the variance: of the batch
+    variance in training, of moving_var in inference and with use_global_stats (MXNet's CPU numbers,
+    oneDNN or not). The data gradient, computed from that output, is still BatchNorm's."""
+    eps = 2e-3
+    c = shape[axis]
+    pdt = np.float64 if dtype == "float64" else np.float32
+    x = (randn(*shape) * 2 + 1).astype(dtype).astype(np.float64)  # values the array holds
+    dy = randn(*shape).astype(dtype).astype(np.float64)
+    gamma, beta, mm, mv = (a.astype(pdt).astype(np.float64)
+                           for a in (rng.rand(c) + 0.5, randn(c), randn(c), rng.rand(c) + 0.5))
+    red = tuple(i for i in range(x.ndim) if i != axis % x.ndim)
+    bshape = [1] * x.ndim
+    bshape[axis] = c
+    tol = {"float64": 1e-10, "float32": 1e-5, "float16": 2e-3}[dtype]
+    for train, use_global_stats in ((True, False), (False, False), (True, True), (False, True)):
+        data = mx.nd.array(x, dtype=dtype)
+        data.attach_grad()
+        params = [mx.nd.array(a, dtype=pdt) for a in (gamma, beta, mm, mv)]
+        with mx.autograd.record(train_mode=train):
+            out, mean, third = mx.nd.BatchNorm(data, *params, eps=eps, axis=axis, fix_gamma=False,
+                                               use_global_stats=use_global_stats, output_mean_var=True)
+        batch = train and not use_global_stats
+        m, v = (x.mean(axis=red), x.var(axis=red)) if batch else (mm, mv)
+        what = "train=%s use_global_stats=%s" % (train, use_global_stats)
+        assert_almost_equal(third, 1 / np.sqrt(v + eps), rtol=tol, atol=tol, names=(what, "1/sqrt(var+eps)"))
+        assert_almost_equal(mean, m, rtol=tol, atol=tol, names=(what, "mean"))
+        assert_almost_equal(out.astype("float64"), np_bn(x, gamma, beta, m, v, eps, axis),
+                            rtol=tol, atol=tol, names=(what, "output"))
+        if not train:
+            continue
+        out.backward(mx.nd.array(dy, dtype=dtype))
+        r = lambda a: a.reshape(bshape)  # noqa: E731
+        invstd = r(1 / np.sqrt(v + eps))
+        want = r(gamma) * invstd * dy
+        if batch:
+            xhat = (x - r(m)) * invstd
+            want = r(gamma) * invstd * (dy - dy.mean(axis=red, keepdims=True)
+                                        - xhat * (dy * xhat).mean(axis=red, keepdims=True))
+        assert_almost_equal(data.grad.astype("float64"), want, rtol=tol, atol=tol, names=(what, "d data"))
 
 
 @pytest.mark.parametrize("fix_gamma,use_global_stats", [(True, False), (False, False), (False, True)])
