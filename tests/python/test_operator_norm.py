@@ -95,7 +95,9 @@ def test_l2_normalization(shape, attrs):
     for dtype, rtol in ((np.float32, 1e-5), (np.float64, 1e-12)):
         check_symbolic_forward(sym, {"x": x.astype(dtype)}, [np_l2norm(x, **attrs)], rtol=rtol,
                                atol=rtol, dtype=dtype)
-    check_numeric_gradient(sym, {"x": x}, rtol=1e-6, atol=1e-8)
+    # a step of 1e-6: the default one's truncation error passes rtol 1e-6 for ~3% of random 4-element
+    # inputs (it failed once test_operator.py's rng draws shifted)
+    check_numeric_gradient(sym, {"x": x}, numeric_eps=1e-6, rtol=1e-6, atol=1e-8)
     check_float32_gradient_matches_float64(sym, x)
     check_add_req(sym, {"x": x})
     check_16bit(sym, {"x": x})
