@@ -38,26 +38,30 @@ class _MasterCopy(Optimizer):
 
     def create_state(self, index, weight):
         if self.multi_precision and _is_low_precision(weight):
+            # MXNet's generic multi-precision layout: (float32 master copy, its state)
             master = weight.astype("float32")
-            return tuple(self._states(master)) + (master,)
+            return (master, self._pack(tuple(self._states(master))))
         return self._pack(tuple(self._states(weight)))
 
+    create_state_multi_precision = create_state
+
     def _master(self, weight, state):
-        """The float32 master copy in `state`, or None when the weight has none."""
-        if not (_is_low_precision(weight) and isinstance(state, tuple) and state):
+        """The float32 master copy in `state` (laid out (master, inner state)), or None when the
+        weight has none."""
+        if not (_is_low_precision(weight) and isinstance(state, tuple) and len(state) == 2):
             return None
-        master = state[-1]
-        if master is None or master.dtype != "float32" or master.shape != weight.shape:
+        master = state[0]
+        if not isinstance(master, nd.NDArray) or master.dtype != "float32" or master.shape != weight.shape:
             return None
         return master
 
     def update(self, index, weight, grad, state):
-        self._update_count(index)
         master = self._master(weight, state)
         if master is not None:
-            self._step(index, master, grad.astype("float32"), state[:-1])
+            self.update(index, master, grad.astype("float32"), state[1])
             nd.Cast(master, dtype=weight.dtype, out=weight)
         else:
+            self._update_count(index)
             self._step(index, weight, grad, self._unpack(state))
 
     update_multi_precision = update
@@ -232,11 +236,18 @@ class LAMB(Optimizer):
 
     def create_state(self, index, weight):
         if self.multi_precision and _is_low_precision(weight):
-            z = lambda: nd.zeros(weight.shape, weight.context, dtype="float32")  # noqa: E731
-            return (z(), z(), weight.astype("float32"))
+            # MXNet's layout: (float32 master copy, (mean, var) in float32)
+            master = weight.astype("float32")
+            return (master, (_zeros(master), _zeros(master)))
         return (_zeros(weight), _zeros(weight))
 
+    create_state_multi_precision = create_state
+
     def update(self, index, weight, grad, state):
+        if isinstance(index, (list, tuple)):  # MXNet's aggregated call: one update per weight
+            for i, w, g, s in zip(index, weight, grad, state):
+                self.update(i, w, g, s)
+            return
         self._update_count(index)
         lr, wd, t = self._get_lr(index), self._get_wd(index), self._index_update_count[index]
         kw = dict(beta1=self.beta1, beta2=self.beta2, epsilon=self.epsilon, t=t, wd=wd,
@@ -247,8 +258,8 @@ class LAMB(Optimizer):
             bounds["lower_bound"] = self.lower_bound
         if self.upper_bound:
             bounds["upper_bound"] = self.upper_bound
-        if len(state) == 3:
-            mean, var, master = state
+        if isinstance(state[1], tuple):
+            master, (mean, var) = state
             g = nd.mp_lamb_update_phase1(weight, grad, mean, var, master, **kw)
             nd.mp_lamb_update_phase2(weight, g, master.norm(), g.norm(), master, out=weight,
                                      lr=lr, **bounds)
@@ -276,7 +287,11 @@ class AdamW(Optimizer):
         self.correct_bias = correct_bias
         self._rescale_arrays = {}  # context -> (value, (1,) array holding it)
 
-    create_state = LAMB.create_state
+    def create_state(self, index, weight):
+        if self.multi_precision and _is_low_precision(weight):
+            z = lambda: nd.zeros(weight.shape, weight.context, dtype="float32")  # noqa: E731
+            return (z(), z(), weight.astype("float32"))
+        return (_zeros(weight), _zeros(weight))
 
     def _rescale_array(self, ctx):
         """rescale_grad as the (1,) array the op reads (an NDArray rescale_grad is used as is)."""
@@ -396,3 +411,165 @@ def _contrib_adamw(op, num_arrays):
 
 nd.contrib.adamw_update = _contrib_adamw(nd._adamw_update, 5)
 nd.contrib.mp_adamw_update = _contrib_adamw(nd._mp_adamw_update, 6)
+
+
+def _rescaled(opt, weight, grad, wd=0.0):
+    """clip(rescale_grad*grad + wd*weight) in NDArray arithmetic (clip only when clip_gradient is
+    set, as MXNet's Python optimizers do)."""
+    g = grad * opt.rescale_grad
+    if wd:
+        g = g + wd * weight
+    if opt.clip_gradient is not None:
+        g = nd.clip(g, -opt.clip_gradient, opt.clip_gradient)
+    return g
+
+
+@Optimizer.register
+class SGLD(_MasterCopy):
+    """Stochastic Gradient Langevin Dynamics (Welling & Teh): a half SGD step plus Gaussian noise
+    of variance lr: w += -lr/2*(clip(rescale_grad*grad) + wd*w) + N(0, sqrt(lr)). No state."""
+
+    def _states(self, weight):
+        return ()
+
+    def _pack(self, states):
+        return None
+
+    def _unpack(self, state):
+        return ()
+
+    def _step(self, index, weight, grad, states):
+        lr, wd = self._get_lr(index), self._get_wd(index)
+        g = _rescaled(self, weight, grad)
+        weight[:] = weight + -lr / 2 * (g + wd * weight)
+        weight[:] = weight + nd.random.normal(0, math.sqrt(lr), shape=weight.shape, dtype=weight.dtype,
+                                              ctx=weight.context)
+
+
+@Optimizer.register
+class FTML(_MasterCopy):
+    """FTML, Follow the Moving Leader (Zheng & Kwok), with g = clip(rescale_grad*grad + wd*w):
+    v = beta2*v + (1-beta2)*g^2; d_t = (1-beta1^t)/lr*(sqrt(v/(1-beta2^t)) + epsilon);
+    z = beta1*z + (1-beta1)*g - (d_t - beta1*d)*w; d = d_t; w = -z/d_t. State (d, v, z).
+    (MXNet runs its ftml_update op; symnet has no such op yet, so the same arithmetic runs as
+    NDArray operations.)"""
+
+    def __init__(self, beta1=0.6, beta2=0.999, epsilon=1e-8, **kwargs):
+        super().__init__(**kwargs)
+        self.beta1, self.beta2, self.epsilon = beta1, beta2, epsilon
+
+    def _states(self, weight):
+        return (_zeros(weight), _zeros(weight), _zeros(weight))
+
+    def _step(self, index, weight, grad, states):
+        lr, wd, t = self._get_lr(index), self._get_wd(index), self._index_update_count[index]
+        prev_d, prev_v, prev_z = states
+        g = grad * self.rescale_grad + wd * weight
+        if self.clip_gradient:  # MXNet passes clip_grad to its op only when non-zero
+            g = nd.clip(g, -self.clip_gradient, self.clip_gradient)
+        v = self.beta2 * prev_v + (1 - self.beta2) * nd.square(g)
+        d = (1 - self.beta1 ** t) / lr * (nd.sqrt(v / (1 - self.beta2 ** t)) + self.epsilon)
+        z = self.beta1 * prev_z + (1 - self.beta1) * g - (d - self.beta1 * prev_d) * weight
+        weight[:] = -z / d
+        prev_d[:] = d
+        prev_v[:] = v
+        prev_z[:] = z
+
+
+@Optimizer.register
+class Adamax(_MasterCopy):
+    """AdaMax (Kingma & Ba, section 7), with g = clip(rescale_grad*grad + wd*w): m = beta1*m +
+    (1-beta1)*g; u = max(beta2*u, |g|); w -= lr/(1-beta1^t)*m/u. State (m, u)."""
+
+    def __init__(self, learning_rate=0.002, beta1=0.9, beta2=0.999, **kwargs):
+        super().__init__(learning_rate=learning_rate, **kwargs)
+        self.beta1, self.beta2 = beta1, beta2
+
+    def _states(self, weight):
+        return (_zeros(weight), _zeros(weight))
+
+    def _step(self, index, weight, grad, states):
+        lr, wd, t = self._get_lr(index), self._get_wd(index), self._index_update_count[index]
+        lr /= (1. - self.beta1 ** t)
+        g = _rescaled(self, weight, grad, wd)
+        m, u = states
+        m[:] = m * self.beta1 + (1. - self.beta1) * g
+        u[:] = nd.maximum(self.beta2 * u, nd.abs(g))
+        weight[:] = weight - lr * m / u
+
+
+@Optimizer.register
+class Nadam(_MasterCopy):
+    """Nadam (Dozat): Adam with Nesterov momentum and the warming momentum schedule
+    mu_t = beta1*(1 - 0.5*0.96^(t*schedule_decay)), g = clip(rescale_grad*grad + wd*w). State
+    (m, v); the running product of the mu_t is the optimizer's m_schedule, as in MXNet."""
+
+    def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8,
+                 schedule_decay=0.004, **kwargs):
+        super().__init__(learning_rate=learning_rate, **kwargs)
+        self.beta1, self.beta2, self.epsilon = beta1, beta2, epsilon
+        self.schedule_decay = schedule_decay
+        self.m_schedule = 1.
+
+    def _states(self, weight):
+        return (_zeros(weight), _zeros(weight))
+
+    def _step(self, index, weight, grad, states):
+        lr, wd, t = self._get_lr(index), self._get_wd(index), self._index_update_count[index]
+        g = _rescaled(self, weight, grad, wd)
+        mu_t = self.beta1 * (1. - 0.5 * (0.96 ** (t * self.schedule_decay)))
+        mu_next = self.beta1 * (1. - 0.5 * (0.96 ** ((t + 1) * self.schedule_decay)))
+        self.m_schedule = self.m_schedule * mu_t
+        m_schedule_next = self.m_schedule * mu_next
+        m, v = states
+        m[:] = m * self.beta1 + (1. - self.beta1) * g
+        v[:] = v * self.beta2 + (1. - self.beta2) * g * g
+        m_bar = (1. - mu_t) * (g / (1. - self.m_schedule)) + mu_next * (m / (1. - m_schedule_next))
+        v_hat = v / (1. - self.beta2 ** t)
+        weight[:] = weight - lr * m_bar / (nd.sqrt(v_hat) + self.epsilon)
+
+
+@Optimizer.register
+class DCASGD(Optimizer):
+    """Delay-compensated asynchronous SGD (Zheng et al.): the gradient is corrected by
+    lamda*g*g*(w - w_prev); with g = clip(rescale_grad*grad),
+    mom = momentum*mom - lr*(g + wd*w + lamda*g*g*(w - w_prev)); w_prev = w; w += mom.
+    State (mom or None, previous weight)."""
+
+    def __init__(self, momentum=0.0, lamda=0.04, **kwargs):
+        super().__init__(**kwargs)
+        self.momentum, self.lamda = momentum, lamda
+        self.weight_previous = {}
+
+    def create_state(self, index, weight):
+        mom = None if self.momentum == 0.0 else _zeros(weight)
+        return (mom, weight.copy())
+
+    def update(self, index, weight, grad, state):
+        self._update_count(index)
+        lr, wd = self._get_lr(index), self._get_wd(index)
+        g = _rescaled(self, weight, grad)
+        mom, previous = state
+        step = -lr * (g + wd * weight + self.lamda * g * g * (weight - previous))
+        if mom is not None:
+            mom[:] = mom * self.momentum + step
+            step = mom
+        previous[:] = weight
+        weight[:] = weight + step
+
+
+@Optimizer.register
+class Test(Optimizer):
+    """MXNet's test optimizer: w += rescale_grad*grad; the state is a copy of the new weight."""
+
+    def create_state(self, index, weight):
+        return nd.zeros(weight.shape, weight.context, dtype="float32")
+
+    def update(self, index, weight, grad, state):
+        weight[:] = weight + grad * self.rescale_grad
+        state[:] = weight
+
+
+@Optimizer.register
+class ccSGD(SGD):  # noqa: N801 (MXNet's name)
+    """Deprecated alias of SGD kept by MXNet 1.9.1."""

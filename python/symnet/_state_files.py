@@ -12,8 +12,10 @@ def save(fname, fmt, states, optimizer, extra=None):
     """states: {str key: None | NDArray | tuple/list of (NDArray or None)}."""
     arrays, layout = {}, {}
     for key, state in states.items():
-        parts = state if isinstance(state, (list, tuple)) else [state]
+        parts = _flat(state) if isinstance(state, (list, tuple)) else [state]
         layout[key] = {"tuple": isinstance(state, (list, tuple)), "none": [s is None for s in parts]}
+        if isinstance(state, (list, tuple)) and len(parts) != len(state):  # nested, e.g. (master, (m, v))
+            layout[key]["nest"] = _shape(state)
         for k, s in enumerate(parts):
             if s is not None:
                 arrays["%s/%d" % (key, k)] = s
@@ -40,8 +42,27 @@ def load(fname, fmt, kind, optimizer, key_parser, place):
     for key, info in meta["layout"].items():
         k = key_parser(key)
         parts = [None if none else place(k, loaded["%s/%d" % (key, i)]) for i, none in enumerate(info["none"])]
-        states[k] = tuple(parts) if info["tuple"] else parts[0]
+        if "nest" in info:
+            it = iter(parts)
+            states[k] = _build(info["nest"], it)
+        else:
+            states[k] = tuple(parts) if info["tuple"] else parts[0]
     optimizer.num_update = meta["num_update"]
     optimizer._index_update_count = {int(k) if k.lstrip("-").isdigit() else k: v
                                      for k, v in meta["index_update_count"].items()}
     return states, meta
+
+
+def _flat(state):
+    if isinstance(state, (list, tuple)):
+        return [leaf for part in state for leaf in _flat(part)]
+    return [state]
+
+
+def _shape(state):
+    """The nesting of a state as JSON: a list per tuple, 0 per array (or None)."""
+    return [_shape(p) for p in state] if isinstance(state, (list, tuple)) else 0
+
+
+def _build(shape, leaves):
+    return tuple(_build(s, leaves) for s in shape) if isinstance(shape, list) else next(leaves)

@@ -29,7 +29,7 @@ class LRScheduler:
 
 
 class FactorScheduler(LRScheduler):
-    """lr = base_lr * factor^floor((num_update - 1) / step), never below stop_factor_lr: as
+    """lr = base_lr * factor^floor((num_update - 1) / step), clamped at stop_factor_lr: as
     MXNet's, the rate drops after update step, 2*step, ... (update step+1 is the first at the
     lower rate), and the warmup does not shift those points."""
 
@@ -40,8 +40,22 @@ class FactorScheduler(LRScheduler):
         self.step, self.factor, self.stop_factor_lr = step, factor, stop_factor_lr
 
     def _lr(self, num_update):
+        # MXNet multiplies its base_lr by factor once per step passed (clamping at
+        # stop_factor_lr each time); the same repeated products give the same floats
+        # (1*0.1*0.1*0.1*0.1 is not 0.1**4). The last result is cached to continue from.
         n = max(num_update - 1, 0) // self.step
-        return max(self.stop_factor_lr, self.base_lr * self.factor ** n)
+        done, lr = 0, self.base_lr
+        cache = getattr(self, "_decayed", None)
+        if cache is not None and cache[0] == self.base_lr and cache[1] <= n:
+            done, lr = cache[1], cache[2]
+        for _ in range(n - done):
+            if self.factor == 1 or lr == self.stop_factor_lr:
+                break
+            lr *= self.factor
+            if lr < self.stop_factor_lr:
+                lr = self.stop_factor_lr
+        self._decayed = (self.base_lr, n, lr)
+        return lr
 
 
 class MultiFactorScheduler(LRScheduler):

@@ -527,15 +527,17 @@ class Module(BaseModule):
                 raise MXNetError("optimizer states '%s': the state of parameter '%s' has shape %s, the "
                                  "network's weight needs %s (a file of another model?)"
                                  % (fname, name, p.shape, weight.shape))
-        fresh = self._optimizer.create_state(index, weight)
+        template = self._optimizer.create_state(index, weight)
+        # (a nested state, MXNet's (master, (mean, var)), is checked and saved flattened)
+        fresh = tuple(opt_mod._flat_state(template)) if isinstance(template, tuple) else template
         need = [w for w in (fresh if isinstance(fresh, tuple) else (fresh,)) if w is not None]
         if not need:
             if saved:
                 self.logger.warning("optimizer states '%s': %s keeps no state for '%s'; the saved one is "
                                     "dropped", fname, type(self._optimizer).__name__, name)
-            return fresh
+            return template
         if not saved:
-            return fresh
+            return template
         if len(saved) != len(need):
             raise MXNetError("optimizer states '%s': parameter '%s' has %d saved state array(s), optimizer "
                              "%s needs %d (saved by another optimizer?)"
@@ -555,7 +557,7 @@ class Module(BaseModule):
                 raise MXNetError("optimizer states '%s': the state of parameter '%s' has dtype %s, optimizer %s "
                                  "keeps %s" % (fname, name, np.dtype(p.dtype).name,
                                                type(self._optimizer).__name__, np.dtype(f.dtype).name))
-        return tuple(parts) if is_tuple else parts[0]
+        return opt_mod._nest_state(parts, template) if is_tuple else parts[0]
 
     def _state(self, device, index, weight):
         """Optimizer state of weight `index` on `device`; devices other than the first start as
@@ -671,7 +673,7 @@ class Module(BaseModule):
             return
         states = {}
         for i, st in self._states.items():
-            parts = st if isinstance(st, tuple) else (st,)
+            parts = opt_mod._flat_state(st) if isinstance(st, tuple) else (st,)
             states[int(i)] = ([a.handle if a is not None else None for a in parts], isinstance(st, tuple))
         scaler = self._amp_loss_scaler
         _core.save_optimizer_states(str(fname), int(self._optimizer.num_update),
