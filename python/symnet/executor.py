@@ -68,7 +68,54 @@ class Executor:
         return self.handle.memory_report()
 
     def debug_str(self):
-        return self.handle.debug_str()
+        """The bound graph, one line per op with its outputs' shapes and arena offsets, then the
+        memory plan; it ends as MXNet's does with "Total <n> MB allocated", n being the arena
+        this executor holds for its internal arrays, in whole MiB."""
+        return "%s\nTotal %d MB allocated\n" % (self.handle.debug_str().rstrip("\n"),
+                                                 self.memory_report()["arena_bytes"] >> 20)
+
+    def reshape(self, partial_shaping=False, allow_up_sizing=False, **kwargs):
+        """A new executor of the same symbol for new input shapes (kwargs: name=shape), as
+        MXNet 1.9.1's: an array whose shape does not change is shared; one that shrinks (or
+        keeps its size) becomes a view of the start of the old one's memory; one that grows
+        is allocated anew, which needs allow_up_sizing=True. An array not named in kwargs may
+        change shape only with partial_shaping=True. The outputs are the new executor's own."""
+        from .base import MXNetError
+        from .ndarray import empty
+        sym = self._symbol
+        arg_shapes, _, aux_shapes = sym.infer_shape(**kwargs)
+        if arg_shapes is None:
+            raise MXNetError("Executor.reshape: cannot infer every shape from %s" % (kwargs,))
+
+        def fit(name, old, shape):
+            if old is None or old.shape == tuple(shape):
+                return old
+            if not partial_shaping and name not in kwargs:
+                raise MXNetError("Shape of unspecified array %s changed. This can cause the new "
+                                 "executor to not share parameters with the old one. Please check "
+                                 "for error in network. If this is intended, set "
+                                 "partial_shaping=True to suppress this warning." % name)
+            size = 1
+            for d in shape:
+                size *= d
+            if size > old.size:
+                if not allow_up_sizing:
+                    raise MXNetError("New shape of %s is larger than the original. First making a "
+                                     "big executor and then down sizing it is more efficient than "
+                                     "the reverse. If you really want to up size, set "
+                                     "allow_up_sizing=True to enable allocation of new arrays."
+                                     % name)
+                return empty(tuple(shape), ctx=old.context, dtype=old.dtype)
+            flat = old.handle.reshape((old.size,))
+            return NDArray(flat.slice(0, size).reshape(tuple(shape)))
+
+        names = sym.list_arguments()
+        args = [fit(n, a, s) for n, a, s in zip(names, self.arg_arrays, arg_shapes)]
+        grads = [fit(n, g, s) for n, g, s in zip(names, self.grad_arrays, arg_shapes)]
+        aux = [fit(n, a, s) for n, a, s in zip(sym.list_auxiliary_states(), self.aux_arrays,
+                                              aux_shapes)]
+        return sym.bind(self._ctx, args, args_grad=grads, grad_req=dict(self._grad_req),
+                        aux_states=aux, options=self.options)
 
     def set_monitor_callback(self, callback, monitor_all=False):
         """Calls callback(name, array) after every op of forward and backward, for each output

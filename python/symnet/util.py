@@ -1,12 +1,15 @@
 """General helpers of MXNet 1.9.1's mxnet.util: the NumPy-semantics switches, the C runtime's
 environment, GPU counts and set_module.
 
-symnet does not implement MXNet's NumPy interface (mx.np / mx.npx, whose arrays follow NumPy's
-shape rules: shape () is a scalar and 0 in a shape is an empty dimension) yet. So the switches can
-be read (is_np_shape() and is_np_array() are False) and turned off, but turning them on raises
-NotImplementedError saying so. The decorators (use_np, use_np_shape, use_np_array) decorate at
-once, since MXNet code applies them at import time; it is calling the decorated function or
-method that raises.
+NumPy shape semantics (np_shape(True), set_np_shape(True), use_np_shape) are a per-thread flag,
+as in MXNet: with it on, Symbol.infer_shape_partial reports an unknown dim as -1 and an unknown
+shape as None (off: 0 and ()), infer_shape(_partial) take -1 as an unknown dim in the shapes
+given, and tojson marks the graph "is_np_shape". symnet's core already
+reads 0 in an array's shape as an empty dimension and () as a scalar in both modes. symnet does
+not implement MXNet's NumPy array interface (mx.np / mx.npx) yet: turning NumPy array semantics
+on (np_array(True), use_np_array, use_np, set_np with array=True) raises NotImplementedError. The
+decorators decorate at once, since MXNet code applies them at import time; it is calling the
+decorated function or method that raises.
 """
 import ctypes
 import functools
@@ -30,21 +33,25 @@ def _refuse_numpy(what):
 
 
 # ---- NumPy shape semantics --------------------------------------------------------------------
+_np_shape_state = threading.local()
+
+
 def is_np_shape():
-    """Whether NumPy shape semantics are on: never in symnet (see the module's docstring)."""
-    return False
+    """Whether NumPy shape semantics are on in this thread."""
+    return getattr(_np_shape_state, "on", False)
 
 
 def set_np_shape(active):
-    """Turns NumPy shape semantics off (returns the previous state, False); turning them on
-    raises NotImplementedError, since symnet has no NumPy interface yet."""
-    if active:
-        _refuse_numpy("set_np_shape(True)")
-    return is_np_shape()
+    """Turns NumPy shape semantics on or off in this thread; returns the previous state."""
+    if is_np_array() and not active:
+        raise ValueError("NumPy Shape semantics is required in using NumPy array semantics.")
+    prev = is_np_shape()
+    _np_shape_state.on = bool(active)
+    return prev
 
 
 class _NumpyShapeScope:
-    """The `with` scope np_shape(active) returns; entering it with active=True raises."""
+    """The `with` scope np_shape(active) returns (None leaves the state as it is)."""
 
     def __init__(self, is_np_shape):  # noqa: F811 (MXNet's argument name)
         self._enter_is_np_shape = is_np_shape
@@ -52,8 +59,6 @@ class _NumpyShapeScope:
 
     def __enter__(self):
         if self._enter_is_np_shape is not None:
-            if self._enter_is_np_shape:
-                _refuse_numpy("np_shape(True)")
             self._prev_is_np_shape = set_np_shape(self._enter_is_np_shape)
         return self
 
@@ -63,7 +68,7 @@ class _NumpyShapeScope:
 
 
 def np_shape(active=True):
-    """A `with` scope with NumPy shape semantics on (raises on entry in symnet) or off."""
+    """A `with` scope with NumPy shape semantics on or off."""
     return _NumpyShapeScope(active)
 
 
@@ -92,8 +97,7 @@ def _decorate(func, scope, decorator):
 
 
 def use_np_shape(func):
-    """Decorates a function or class to run under NumPy shape semantics; in symnet calling it
-    raises NotImplementedError (no NumPy interface yet)."""
+    """Decorates a function or class to run under NumPy shape semantics."""
     return _decorate(func, lambda: np_shape(True), "use_np_shape")
 
 
@@ -142,13 +146,13 @@ def use_np(func):
 
 
 def set_np(shape=True, array=True):
-    """Sets both NumPy semantics; as in MXNet, array semantics need shape semantics. Only
-    set_np(False, False) (what reset_np does) works in symnet: anything on raises."""
+    """Sets both NumPy semantics; as in MXNet, array semantics need shape semantics. Array
+    semantics on raises NotImplementedError in symnet (no mx.np yet); shape semantics alone work."""
     if not shape and array:
         raise ValueError("NumPy Shape semantics is required in using NumPy array semantics.")
-    if shape or array:
+    if array:
         _refuse_numpy("set_np(shape=%s, array=%s)" % (shape, array))
-    set_np_shape(False)
+    set_np_shape(shape)
 
 
 def reset_np():

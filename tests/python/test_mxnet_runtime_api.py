@@ -115,19 +115,29 @@ def test_build_param_doc_as_mxnet():
 NP_MISSING = "symnet's NumPy interface \\(mx.np / mx.npx\\) is not implemented yet"
 
 
-def test_numpy_shape_switches_off_work_and_on_raise():
+def test_numpy_shape_switches_set_a_per_thread_flag():
     assert mx.is_np_shape() is False and util.is_np_shape() is False
     assert mx.set_np_shape(False) is False
     with mx.np_shape(False):
         assert not mx.is_np_shape()
     with mx.np_shape(None):
         pass
-    with pytest.raises(NotImplementedError, match=NP_MISSING):
-        mx.set_np_shape(True)
-    with pytest.raises(NotImplementedError, match="np_shape\\(True\\)"):
-        with mx.np_shape():
-            pass
+    assert mx.set_np_shape(True) is False
+    assert mx.is_np_shape() is True
+    seen = []
+    worker = threading.Thread(target=lambda: seen.append(mx.is_np_shape()))
+    worker.start()
+    worker.join()
+    assert seen == [False]  # another thread keeps its own state, as MXNet's thread-local flag
+    assert mx.set_np_shape(False) is True
+    with mx.np_shape():
+        assert mx.is_np_shape()
+        with mx.np_shape(False):
+            assert not mx.is_np_shape()
+        assert mx.is_np_shape()
     assert mx.is_np_shape() is False
+    util.set_np(shape=True, array=False)
+    assert mx.is_np_shape() and not mx.is_np_array()
     with pytest.raises(NotImplementedError, match=NP_MISSING):
         util.set_np()
     with pytest.raises(ValueError, match="required"):
@@ -144,7 +154,7 @@ def test_numpy_shape_switches_off_work_and_on_raise():
         util.set_np_default_dtype(True)
 
 
-def test_use_np_decorators_decorate_and_raise_when_called():
+def test_use_np_decorators_decorate_and_array_ones_raise_when_called():
     calls = []
 
     @mx.use_np_shape
@@ -168,9 +178,13 @@ def test_use_np_decorators_decorate_and_raise_when_called():
         def make():
             return 1
 
+    @mx.use_np_shape
+    def shape_mode():
+        return mx.is_np_shape()
+
     assert scalar_one.__name__ == "scalar_one"
-    with pytest.raises(NotImplementedError, match=NP_MISSING):
-        scalar_one()
+    assert scalar_one() == 1 and shape_mode() is True and mx.is_np_shape() is False
+    calls.clear()
     with pytest.raises(NotImplementedError, match=NP_MISSING):
         Net()
     obj = object.__new__(Net)

@@ -259,12 +259,59 @@ class NDArray:
                 step.append(1)
             axis += 1
         shape.extend(self.shape[axis:])
+        view = self._contiguous_view(expanded, tuple(shape))
+        if view is not None:
+            return view
         out = _invoke("slice", {"begin": param_str(tuple(begin)), "end": param_str(tuple(end)),
                                 "step": param_str(tuple(step))}, [self]) if begin else self
         if out.shape != tuple(shape):
             out = out.reshape(tuple(shape)) if _recording() else NDArray(
                 out.handle.reshape(tuple(shape)))
         return out
+
+    @staticmethod
+    def _basic_indexing_slice_is_contiguous(slc_key, shape):
+        """Whether slicing an array of `shape` with `slc_key` (one slice per axis) keeps the
+        selected elements adjacent in row-major memory, as MXNet 1.9.1 decides it: reading the
+        axes from the last, once an axis takes less than all of itself, every axis further left
+        may take at most one element; an axis taking several elements with a step other than 1
+        never is contiguous; a selection of at most one element always is."""
+        assert len(slc_key) == len(shape)
+        counts = [len(range(*slc.indices(n))) for slc, n in zip(slc_key, shape)]
+        if int(np.prod(counts)) <= 1:
+            return True
+        partial = False
+        for slc, n, count in zip(reversed(slc_key), reversed(shape), reversed(counts)):
+            if count == 0:
+                return True
+            if count > 1 and slc.indices(n)[2] != 1:
+                return False
+            if partial and count > 1:
+                return False
+            partial = partial or count < n
+        return True
+
+    def _contiguous_view(self, expanded, shape):
+        """For basic indexing (`expanded`: one int or slice per indexed axis, None for a new
+        axis) whose elements lie adjacent in memory: a view of `shape` sharing this array's
+        memory, as MXNet 1.9.1 returns (writes through it change this array). None otherwise,
+        and while autograd records this array (the slice op must be recorded)."""
+        if _recording() and _core.autograd_is_tracked(self.handle):
+            return None
+        keys = [builtins.slice(k, k + 1 if k != -1 else None) if isinstance(k, integer_types) else k
+                for k in expanded if k is not None]
+        keys += [builtins.slice(None)] * (self.ndim - len(keys))
+        if not self._basic_indexing_slice_is_contiguous(keys, self.shape):
+            return None
+        offset, stride = 0, 1
+        for slc, n in zip(reversed(keys), reversed(self.shape)):
+            picked = range(*slc.indices(n))
+            offset += (picked[0] if len(picked) else 0) * stride
+            stride *= n
+        count = int(np.prod(shape))
+        offset = builtins.min(offset, self.size - count)
+        flat = self.handle.reshape((self.size,))
+        return NDArray(flat.slice(offset, offset + count).reshape(shape))
 
     def __getitem__(self, key):
         # first-axis ints and unit-step slices are views sharing memory, as in MXNet; recorded
@@ -277,19 +324,19 @@ class NDArray:
             return out
         if isinstance(key, NDArray) and key.ndim == 1 and not np.issubdtype(key.dtype, np.bool_):
             return _invoke("take", {"axis": "0"}, [self, key])
-        return array(self.asnumpy()[key], ctx=self.context, dtype=self.dtype)
+        return array(self.asnumpy()[_numpy_index(key)], ctx=self.context, dtype=self.dtype)
 
     def __setitem__(self, key, value):
         whole = isinstance(key, builtins.slice) and key == builtins.slice(None)
         target = self._view(key) if not whole else self
         if target is None:
             data = self.asnumpy()
-            data[key] = value.asnumpy() if isinstance(value, NDArray) else value
+            data[_numpy_index(key)] = value.asnumpy() if isinstance(value, NDArray) else value
             self.handle.copy_from_numpy(data)
             return
         if isinstance(value, NDArray):
             if value.shape != target.shape and value.size != 1:
-                value = array(np.broadcast_to(value.asnumpy(), target.shape), dtype=value.dtype)
+                value = array(_broadcast_value(value.asnumpy(), target.shape), dtype=value.dtype)
             if value.size == 1 and target.size != 1:
                 target.handle.fill(float(value.asscalar()))
             else:
@@ -299,7 +346,7 @@ class NDArray:
         else:
             src = np.asarray(value)
             if src.shape != target.shape:
-                src = np.broadcast_to(src, target.shape)
+                src = _broadcast_value(src, target.shape)
             target.handle.copy_from_numpy(src)
 
     # ---- arithmetic -------------------------------------------------------------------------
@@ -356,6 +403,9 @@ class NDArray:
     def __neg__(self):
         return _invoke("negative", {}, [self])
 
+    def __abs__(self):
+        return _invoke("abs", {}, [self])
+
     def __imod__(self, o):
         return self._binary(o, "_mod", "broadcast_mod", "_mod_scalar", out=self)
 
@@ -370,6 +420,25 @@ class NDArray:
 
     __hash__ = object.__hash__  # the comparison operators below return arrays
 
+
+
+def _numpy_index(key):
+    """An indexing key for the NumPy copy of an array: NDArray index arrays (MXNet's are float
+    by default) become NumPy integer arrays, boolean ones stay boolean."""
+    def convert(k):
+        if isinstance(k, NDArray):
+            k = k.asnumpy()
+            return k if k.dtype == np.bool_ else k.astype(np.int64)
+        return k
+    return tuple(convert(k) for k in key) if isinstance(key, tuple) else convert(key)
+
+
+def _broadcast_value(src, shape):
+    """`src` broadcast to `shape` for an assignment; as NumPy's and MXNet's setitem, leading
+    dims of size 1 beyond the target's rank are dropped first."""
+    while src.ndim > len(shape) and src.shape[0] == 1:
+        src = src.reshape(src.shape[1:])
+    return np.broadcast_to(src, shape)
 
 
 def _recording():

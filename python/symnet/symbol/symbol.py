@@ -8,9 +8,10 @@ import warnings
 
 
 from .. import _binary_ops, _core
-from ..base import MXNetError, dtype_name, numeric_types, numpy_dtype, param_str
+from ..base import MXNetError, NotImplementedForSymbol, dtype_name, numeric_types, numpy_dtype, param_str
 from ..context import current_context
 from ..name import NameManager
+from ..util import is_np_shape
 
 
 class Symbol:
@@ -127,11 +128,22 @@ class Symbol:
                 known[name] = convert(value)
         return known
 
+    def _infer_shape_native(self, args, kwargs):
+        """The core's inference on the given shapes. The core reads 0 as an empty dim and None
+        as an unknown one; with NumPy shapes on, -1 given here is an unknown dim too (MXNet's
+        spelling). Without them a 0 given stays an empty dim, where MXNet 1.x would read an
+        unknown one (symnet's zero-size support; see docs/mxnet_compat.md)."""
+        if is_np_shape():
+            def convert(shape):
+                return tuple(None if d is None or d < 0 else d for d in shape)
+        else:
+            convert = tuple
+        return self.handle.infer_shape(self._known(args, kwargs, convert), True)
+
     def infer_shape(self, *args, **kwargs):
         """(arg_shapes, out_shapes, aux_shapes) from known shapes given by position or name;
         (None, None, None) with a warning when some shape cannot be inferred."""
-        arg, out, aux, complete = self.handle.infer_shape(
-            self._known(args, kwargs, lambda v: tuple(v)), True)
+        arg, out, aux, complete = self._infer_shape_native(args, kwargs)
         if not complete:
             unknown = [n for n, s in zip(self.list_arguments(), arg) if s is None or None in s]
             warnings.warn("cannot infer the shapes of: %s" % ", ".join(unknown), stacklevel=2)
@@ -139,23 +151,43 @@ class Symbol:
         return arg, out, aux
 
     def infer_shape_partial(self, *args, **kwargs):
-        """Like infer_shape, but returns what is known (unknown dims as None, or 0-d None)."""
-        arg, out, aux, _ = self.handle.infer_shape(self._known(args, kwargs, lambda v: tuple(v)), True)
-        return arg, out, aux
+        """Like infer_shape, but returns what is known. Unknown parts are written as MXNet 1.9.1
+        writes them: an unknown dim is 0 and an unknown shape () (with NumPy shapes on: -1 and
+        None)."""
+        arg, out, aux, _ = self._infer_shape_native(args, kwargs)
+        np_mode = is_np_shape()
+        unknown_dim, unknown_shape = (-1, None) if np_mode else (0, ())
+
+        def convert(shapes):
+            return [unknown_shape if s is None else tuple(unknown_dim if d is None else d for d in s)
+                    for s in shapes]
+
+        return convert(arg), convert(out), convert(aux)
 
     def infer_type(self, *args, **kwargs):
         """(arg_types, out_types, aux_types) as numpy dtypes, from known dtypes."""
         arg, out, aux, complete = self.handle.infer_type(self._known(args, kwargs, dtype_name), True)
         if not complete:
             return None, None, None
-        conv = lambda l: [numpy_dtype(t).type if t != "bfloat16" else numpy_dtype(t) for t in l]
-        return conv(arg), conv(out), conv(aux)
+        return _np_types(arg), _np_types(out), _np_types(aux)
+
+    def infer_type_partial(self, *args, **kwargs):
+        """Like infer_type, but returns what is known, with None for a dtype still unknown."""
+        arg, out, aux, _ = self.handle.infer_type(self._known(args, kwargs, dtype_name), True)
+        return _np_types(arg), _np_types(out), _np_types(aux)
 
     # ---- serialisation ----------------------------------------------------------------------
     def tojson(self, remove_amp_cast=True):
         """The graph as MXNet 1.x JSON. As in MXNet, the casts an AMP conversion inserted are left
         out unless remove_amp_cast=False: the file then describes the float32 network."""
-        return self._for_saving(remove_amp_cast).tojson()
+        text = self._for_saving(remove_amp_cast).tojson()
+        if is_np_shape():
+            # MXNet marks a graph written under NumPy shape semantics: its 0 dims are empty dims
+            at = text.rfind('"mxnet_version"')
+            if at < 0:
+                raise MXNetError("tojson: the core wrote no graph attributes to mark")
+            text = text[:at] + '"is_np_shape": ["int", 1],\n    ' + text[at:]
+        return text
 
     def save(self, fname, remove_amp_cast=True):
         self._for_saving(remove_amp_cast).save(fname)
@@ -255,7 +287,96 @@ class Symbol:
     def __neg__(self):
         return self.__mul__(-1.0)
 
+    def __abs__(self):
+        return _op("abs")(self)
+
+    def __bool__(self):
+        # a symbol has no value to test; MXNet raises rather than let `if sym:` be always true
+        raise NotImplementedForSymbol(self.__bool__, "bool")
+
+    __nonzero__ = __bool__
+
+    # ---- composition and pickling -----------------------------------------------------------
+    def __call__(self, *args, **kwargs):
+        """A copy of this symbol with the variables named in kwargs replaced by the symbols
+        given (net(fc3_data=other)); name= renames the copy's head node."""
+        s = self.__copy__()
+        s._compose(*args, **kwargs)
+        return s
+
+    def _compose(self, *args, **kwargs):
+        """Replaces, in place, the variables named in kwargs by the given single-output symbols.
+        As in MXNet 1.9.1, a general graph is composed by keyword only."""
+        name = kwargs.pop("name", None)
+        if args:
+            raise MXNetError("General composition only support kwargs for now: composing "
+                             "positional arguments into a graph is not supported")
+        for k, v in kwargs.items():
+            if not isinstance(v, Symbol):
+                raise TypeError("Compose expect `Symbol` as arguments")
+            if len(v) != 1:
+                raise MXNetError("Keyword Argument %s is a tuple, single value is required" % k)
+        doc = json.loads(self.handle.tojson())
+        names = self.list_inputs()
+        for k in kwargs:
+            if k not in names:
+                raise MXNetError("Symbol.Compose: keyword argument name %s not found; candidate "
+                                 "arguments: %s" % (k, ", ".join(names)))
+        self.handle = _core.Symbol.from_json(json.dumps(_compose_json(doc, kwargs, name)))
+
+    def __getstate__(self):
+        # the core's graph object cannot be pickled; its JSON (AMP casts kept) rebuilds it
+        return {"handle": self.tojson(remove_amp_cast=False)}
+
+    def __setstate__(self, state):
+        self.handle = _core.Symbol.from_json(state["handle"])
+
     __hash__ = object.__hash__  # the comparison operators below return symbols
+
+
+def _np_types(names):
+    """dtype names from the core as MXNet's infer_type gives them: numpy scalar types (bfloat16
+    as its numpy dtype), None where unknown."""
+    return [None if t is None else numpy_dtype(t).type if t != "bfloat16" else numpy_dtype(t)
+            for t in names]
+
+
+def _compose_json(doc, replace, name):
+    """The graph `doc` (symbol JSON) with the variable nodes named in `replace` swapped for the
+    graphs of those symbols; `name` (if given) renames the node of the first head."""
+    nodes, remap, subst = [], {}, {}
+    for var_name, sym in replace.items():
+        sub = json.loads(sym.handle.tojson())
+        base = len(nodes)
+        for node in sub["nodes"]:
+            node = dict(node)
+            node["inputs"] = [[base + e[0]] + list(e[1:]) for e in node["inputs"]]
+            nodes.append(node)
+        head = sub["heads"][0]
+        subst[var_name] = [base + head[0]] + list(head[1:])
+    for i, node in enumerate(doc["nodes"]):
+        if node["op"] == "null" and node["name"] in subst:
+            remap[i] = ("entry", subst[node["name"]])
+            continue
+        node = dict(node)
+        node["inputs"] = [_remap_entry(e, remap) for e in node["inputs"]]
+        remap[i] = ("node", len(nodes))
+        nodes.append(node)
+    heads = [_remap_entry(e, remap) for e in doc["heads"]]
+    if name:
+        nodes[heads[0][0]]["name"] = name
+    out = {"nodes": nodes, "arg_nodes": [i for i, n in enumerate(nodes) if n["op"] == "null"],
+           "heads": heads}
+    if "attrs" in doc:
+        out["attrs"] = doc["attrs"]
+    return out
+
+
+def _remap_entry(entry, remap):
+    """A node entry [node, output, version] of the old graph in the new one: a moved node keeps
+    the output index; a replaced variable stands for its symbol's head entry."""
+    kind, target = remap[entry[0]]
+    return list(target) if kind == "entry" else [target] + list(entry[1:])
 
 
 # ---- maximum, power, hypot and the operators **, %, ==, >, ... (same-shape ops, as MXNet) ---
