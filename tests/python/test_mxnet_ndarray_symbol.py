@@ -187,6 +187,51 @@ def test_advanced_indexing_with_ndarray_tuples_and_setitem_with_leading_unit_dim
     np.testing.assert_array_equal(b.asnumpy()[0], [0, 7, 7, 0])
 
 
+def test_flatten_squeeze_expand_dims_copy_or_view():
+    base = np.arange(6, dtype=np.float32).reshape(1, 2, 3, 1)
+    for call, expected in [(lambda x, **k: x.flatten(**k), base.reshape(1, 6)),
+                           (lambda x, **k: x.squeeze(**k), base.reshape(2, 3)),
+                           (lambda x, **k: x.squeeze(axis=(0, -1), **k), base.reshape(2, 3)),
+                           (lambda x, **k: x.squeeze(axis=-1, **k), base.reshape(1, 2, 3)),
+                           (lambda x, **k: x.expand_dims(-2, **k), base.reshape(1, 2, 3, 1, 1)),
+                           (lambda x, **k: x.expand_dims(axis=1, **k), base.reshape(1, 1, 2, 3, 1))]:
+        x = mx.nd.array(base)
+        copy_, view = call(x), call(x, inplace=True)
+        np.testing.assert_array_equal(copy_.asnumpy(), expected)
+        np.testing.assert_array_equal(view.asnumpy(), expected)
+        x[:] = -1
+        np.testing.assert_array_equal(copy_.asnumpy(), expected)
+        assert (view.asnumpy() == -1).all()
+    assert mx.nd.ones((1, 1, 1)).squeeze(inplace=True).shape == (1,)
+    with pytest.raises(ValueError, match="size 2"):
+        mx.nd.ones((1, 2)).squeeze(axis=1, inplace=True)
+
+
+def test_concatenate_moveaxis_and_load_frombuffer(tmp_path):
+    parts = [np.random.RandomState(i).uniform(size=(2, i + 1, 3)).astype(np.float32) for i in range(3)]
+    joined = mx.nd.concatenate([mx.nd.array(p) for p in parts], axis=1)
+    np.testing.assert_array_equal(joined.asnumpy(), np.concatenate(parts, axis=1))
+    one = mx.nd.array(parts[0])
+    assert mx.nd.concatenate([one], always_copy=False) is one
+    assert mx.nd.concatenate([one]) is not one
+    with pytest.raises(ValueError):
+        mx.nd.concatenate([one, mx.nd.ones((3, 1, 3))], axis=1)
+    x = np.arange(24, dtype=np.float32).reshape(1, 2, 3, 4)
+    for src, dst in [(0, 2), (-1, 0), ([0, 1], [-1, -2]), (3, 3)]:
+        np.testing.assert_array_equal(mx.nd.moveaxis(mx.nd.array(x), src, dst).asnumpy(), np.moveaxis(x, src, dst))
+    with pytest.raises(ValueError):
+        mx.nd.moveaxis(mx.nd.array(x), 4, 0)
+    path = str(tmp_path / "a.params")
+    mx.nd.save(path, {"w": one, "b": joined})
+    with open(path, "rb") as f:
+        raw = f.read()
+    loaded = mx.nd.load_frombuffer(raw)
+    assert sorted(loaded) == ["b", "w"]
+    np.testing.assert_array_equal(loaded["b"].asnumpy(), joined.asnumpy())
+    with pytest.raises(mx.MXNetError):
+        mx.nd.load_frombuffer(raw[:-10])
+
+
 # ---- Executor -----------------------------------------------------------------------------------
 def test_executor_reshape_shares_views_and_guards_sizes():
     y = mx.sym.FullyConnected(mx.sym.var("x"), num_hidden=4, name="fc")

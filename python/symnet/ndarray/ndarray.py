@@ -140,6 +140,44 @@ class NDArray:
             return _invoke("Reshape", {"shape": param_str(target)}, [self])
         return NDArray(self.handle.reshape(target))
 
+    def flatten(self, inplace=False):
+        """This array as 2-D (first axis kept, the others merged): a copy (the Flatten op), or
+        with inplace=True a view sharing this array's memory."""
+        return self.reshape((0, -1)) if inplace else _invoke("Flatten", {}, [self])
+
+    def squeeze(self, axis=None, inplace=False):
+        """This array without the size-1 axes `axis` (an int, a tuple, or None: all of them;
+        squeezing every axis leaves shape (1,)): a copy, or with inplace=True a view."""
+        if not inplace:
+            params = {} if axis is None else {"axis": param_str(axis)}
+            return _invoke("squeeze", params, [self])
+        shape = list(self.shape)
+        if axis is None:
+            shape = [d for d in shape if d != 1]
+        else:
+            axes = (axis,) if isinstance(axis, integer_types) else tuple(axis)
+            if len(set(axes)) != len(axes):
+                raise ValueError("squeeze: axis %s repeats an axis" % (axes,))
+            resolved = []
+            for a in axes:
+                if not -len(shape) <= a < len(shape):
+                    raise ValueError("squeeze: axis %d is out of range for a %d-d array" % (a, len(shape)))
+                resolved.append(a % len(shape))
+                if shape[a] != 1:
+                    raise ValueError("squeeze: axis %d has size %d, not 1" % (a, shape[a]))
+            shape = [d for i, d in enumerate(shape) if i not in resolved]
+        return self.reshape(tuple(shape) or (1,))
+
+    def expand_dims(self, axis, inplace=False):
+        """This array with a new size-1 axis at `axis`: a copy, or with inplace=True a view."""
+        if not inplace:
+            return _invoke("expand_dims", {"axis": param_str(axis)}, [self])
+        if not -self.ndim - 1 <= axis <= self.ndim:
+            raise ValueError("expand_dims: axis %d is out of range for a %d-d array" % (axis, self.ndim))
+        shape = list(self.shape)
+        shape.insert(axis + self.ndim + 1 if axis < 0 else axis, 1)
+        return self.reshape(tuple(shape))
+
     def tostype(self, stype):
         """A copy with storage type stype. symnet stores dense arrays only: 'default' gives a
         dense copy (recorded by autograd, as MXNet's cast_storage); 'csr' and 'row_sparse' raise
@@ -666,6 +704,48 @@ def arange(start, stop=None, step=1.0, repeat=1, infer_range=None, ctx=None, dty
     return _invoke("_arange", params, [])
 
 
+def concatenate(arrays, axis=0, always_copy=True):
+    """The arrays (a list, equal in dtype and in every dim but `axis`) joined along `axis`, on
+    the first one's context; with always_copy=False a list of one array is returned as is."""
+    if not isinstance(arrays, list) or not arrays or not isinstance(arrays[0], NDArray):
+        raise TypeError("concatenate expects a non-empty list of NDArrays")
+    if not always_copy and len(arrays) == 1:
+        return arrays[0]
+    first = arrays[0]
+    for a in arrays[1:]:
+        if a.dtype != first.dtype or a.ndim != first.ndim or \
+                a.shape[:axis] != first.shape[:axis] or a.shape[axis + 1:] != first.shape[axis + 1:]:
+            raise ValueError("concatenate: %s %s does not join %s %s along axis %d"
+                             % (a.shape, a.dtype, first.shape, first.dtype, axis))
+    if len(arrays) == 1:
+        return first.copy()
+    return _invoke("Concat", {"num_args": str(len(arrays)), "dim": str(axis)},
+                   [a.as_in_context(first.context) for a in arrays])
+
+
+def moveaxis(tensor, source, destination):
+    """`tensor` with its axes `source` (an int or a sequence) moved to `destination`, the other
+    axes keeping their order (NumPy's moveaxis, through transpose)."""
+    def axes(value, what):
+        seq = [value] if isinstance(value, integer_types) else list(value)
+        out = []
+        for a in seq:
+            if not -tensor.ndim <= a < tensor.ndim:
+                raise ValueError("moveaxis: %s axis %d is out of range for a %d-d array"
+                                 % (what, a, tensor.ndim))
+            out.append(a % tensor.ndim)
+        if len(set(out)) != len(out):
+            raise ValueError("moveaxis: repeated axis in `%s`" % what)
+        return out
+    src, dst = axes(source, "source"), axes(destination, "destination")
+    if len(src) != len(dst):
+        raise ValueError("`source` and `destination` arguments must have the same number of elements")
+    order = [n for n in range(tensor.ndim) if n not in src]
+    for d, sa in sorted(zip(dst, src)):
+        order.insert(d, sa)
+    return _invoke("transpose", {"axes": param_str(tuple(order))}, [tensor])
+
+
 def save(fname, data):
     """Saves an NDArray, a list of them or a {name: NDArray} dict in MXNet's .params format
     (readable by mx.nd.load of MXNet 1.x)."""
@@ -684,6 +764,15 @@ def save(fname, data):
 def load(fname):
     """Loads MXNet's .params format: a dict when the file has names, else a list."""
     arrays, names = _core.load_ndarrays(str(fname))
+    arrays = [NDArray(h) if not h.is_none() else None for h in arrays]
+    return dict(zip(names, arrays)) if names else arrays
+
+
+def load_frombuffer(buf):
+    """mx.nd.load of the bytes of a .params file: a dict when it has names, else a list."""
+    if not isinstance(buf, (bytes, bytearray, memoryview)):
+        raise TypeError("load_frombuffer expects bytes, not %s" % type(buf).__name__)
+    arrays, names = _core.load_ndarrays_bytes(bytes(buf))
     arrays = [NDArray(h) if not h.is_none() else None for h in arrays]
     return dict(zip(names, arrays)) if names else arrays
 
