@@ -1,8 +1,8 @@
 """General helpers of MXNet 1.9.1's mxnet.util: the NumPy-semantics switches, the C runtime's
 environment, GPU counts and set_module.
 
-NumPy shape semantics (np_shape(True), set_np_shape(True), use_np_shape) are a per-thread flag,
-as in MXNet: with it on, Symbol.infer_shape_partial reports an unknown dim as -1 and an unknown
+NumPy shape semantics (np_shape(True), set_np_shape(True), use_np_shape) are a per-thread flag
+(set_np_shape(2): every thread), as in MXNet: with it on, Symbol.infer_shape_partial reports an unknown dim as -1 and an unknown
 shape as None (off: 0 and ()), infer_shape(_partial) take -1 as an unknown dim in the shapes
 given, and tojson marks the graph "is_np_shape". symnet's core already
 reads 0 in an array's shape as an empty dimension and () as a scalar in both modes. symnet does
@@ -34,19 +34,23 @@ def _refuse_numpy(what):
 
 # ---- NumPy shape semantics --------------------------------------------------------------------
 _np_shape_state = threading.local()
+_np_shape_global = [False]  # set_np_shape(2): on in every thread
 
 
 def is_np_shape():
-    """Whether NumPy shape semantics are on in this thread."""
-    return getattr(_np_shape_state, "on", False)
+    """Whether NumPy shape semantics are on in this thread (or globally)."""
+    return _np_shape_global[0] or getattr(_np_shape_state, "on", False)
 
 
 def set_np_shape(active):
-    """Turns NumPy shape semantics on or off in this thread; returns the previous state."""
+    """Turns NumPy shape semantics on (True or 1: in this thread; 2: in every thread, as MXNet's
+    GlobalOn) or off (False or 0, which also ends a global on, as in MXNet); returns the
+    previous state."""
     if is_np_array() and not active:
         raise ValueError("NumPy Shape semantics is required in using NumPy array semantics.")
     prev = is_np_shape()
-    _np_shape_state.on = bool(active)
+    _np_shape_global[0] = not isinstance(active, bool) and active == 2
+    _np_shape_state.on = bool(active) and not _np_shape_global[0]
     return prev
 
 

@@ -123,6 +123,17 @@ def test_np_shape_is_a_thread_local_flag_that_marks_saved_graphs():
         assert mx.nd.zeros(()).shape == () and mx.nd.zeros((0, 3)).shape == (0, 3)
     assert not mx.is_np_shape()
     assert "is_np_shape" not in json.loads(mx.sym.var("w").tojson())["attrs"]
+    # 2 (MXNet's GlobalOn) turns them on in every thread; 0 turns that off again
+    try:
+        assert mx.set_np_shape(2) is False
+        seen = []
+        worker = threading.Thread(target=lambda: seen.append(mx.is_np_shape()))
+        worker.start()
+        worker.join()
+        assert seen == [True] and mx.is_np_shape()
+    finally:
+        assert mx.set_np_shape(0) is True
+    assert not mx.is_np_shape()
     # mx.np's arrays are still missing: turning array semantics on raises
     with pytest.raises(NotImplementedError, match="mx.np"):
         with mx.np_array(True):
