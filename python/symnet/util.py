@@ -5,11 +5,11 @@ NumPy shape semantics (np_shape(True), set_np_shape(True), use_np_shape) are a p
 (set_np_shape(2): every thread), as in MXNet: with it on, Symbol.infer_shape_partial reports an
 unknown dim as -1 and an unknown shape as None (off: 0 and ()), infer_shape(_partial) take -1
 as an unknown dim in the shapes given, and tojson marks the graph "is_np_shape". symnet's core
-already reads 0 in an array's shape as an empty dimension and () as a scalar in both modes. symnet does
-not implement MXNet's NumPy array interface (mx.np / mx.npx) yet: turning NumPy array semantics
-on (np_array(True), use_np_array, use_np, set_np with array=True) raises NotImplementedError. The
-decorators decorate at once, since MXNet code applies them at import time; it is calling the
-decorated function or method that raises.
+already reads 0 in an array's shape as an empty dimension and () as a scalar in both modes.
+symnet does not implement MXNet's NumPy array interface (mx.np / mx.npx) yet: turning NumPy
+array semantics on (np_array(True), use_np_array, use_np, set_np with array=True) raises
+NotImplementedError. The decorators decorate at once, since MXNet code applies them at import
+time; it is calling the decorated function or method that raises.
 """
 import ctypes
 import functools
