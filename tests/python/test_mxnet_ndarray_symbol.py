@@ -243,6 +243,25 @@ def test_concatenate_moveaxis_and_load_frombuffer(tmp_path):
         mx.nd.load_frombuffer(raw[:-10])
 
 
+def test_legacy_row_functions_choose_fill_onehot():
+    data = np.arange(12, dtype=np.float32).reshape(3, 4)
+    idx = np.array([3, 0, 2])
+    x = mx.nd.array(data)
+    np.testing.assert_array_equal(mx.nd.choose_element_0index(x, mx.nd.array(idx)).asnumpy(),
+                                  data[np.arange(3), idx])
+    # MXNet's pick clips an index out of range (7 -> 3, -1 -> 0)
+    np.testing.assert_array_equal(mx.nd.choose_element_0index(x, mx.nd.array([7, -1, 1])).asnumpy(),
+                                  [3, 4, 9])
+    filled = mx.nd.fill_element_0index(x, mx.nd.array([-1, -2, -3]), mx.nd.array(idx))
+    expected = data.copy()
+    expected[np.arange(3), idx] = [-1, -2, -3]
+    np.testing.assert_array_equal(filled.asnumpy(), expected)
+    np.testing.assert_array_equal(x.asnumpy(), data)  # lhs itself is unchanged
+    out = mx.nd.full((3, 5), 7.0)
+    assert mx.nd.onehot_encode(mx.nd.array([4, 0, 2]), out) is out
+    np.testing.assert_array_equal(out.asnumpy(), np.eye(5)[[4, 0, 2]])
+
+
 # ---- Executor -----------------------------------------------------------------------------------
 def test_executor_reshape_shares_views_and_guards_sizes():
     y = mx.sym.FullyConnected(mx.sym.var("x"), num_hidden=4, name="fc")

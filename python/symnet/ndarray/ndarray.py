@@ -768,6 +768,34 @@ def load(fname):
     return dict(zip(names, arrays)) if names else arrays
 
 
+# ---- MXNet 1.x's legacy row functions, from existing ops ---------------------------------------
+def choose_element_0index(data, index, axis=-1, keepdims=False, mode="clip", out=None):
+    """output[i] = data[i, index[i]]: MXNet registers this name for the pick op (out-of-range
+    indices clipped by default)."""
+    params = {"axis": str(axis), "keepdims": str(bool(keepdims)), "mode": mode}
+    return _invoke("pick", params, [data, index], out)
+
+
+def fill_element_0index(lhs, mhs, rhs, out=None):
+    """A copy of the 2-D `lhs` whose element rhs[i] of each row i is mhs[i] (rows whose index is
+    out of range are left as they are)."""
+    if lhs.ndim != 2:
+        raise ValueError("fill_element_0index expects a 2-D lhs, got shape %s" % (lhs.shape,))
+    mask = _invoke("one_hot", {"depth": str(lhs.shape[1]), "dtype": dtype_name(lhs.dtype)}, [rhs])
+    values = _invoke("broadcast_to", {"shape": param_str(lhs.shape)},
+                     [mhs.reshape((-1, 1)).astype(lhs.dtype)])
+    return _invoke("where", {}, [mask, values, lhs], out)
+
+
+def onehot_encode(indices, out):
+    """Writes the one-hot rows of `indices` into the 2-D `out` (its second dim is the depth) and
+    returns it."""
+    if out.ndim != 2:
+        raise ValueError("onehot_encode expects a 2-D out, got shape %s" % (out.shape,))
+    return _invoke("one_hot", {"depth": str(out.shape[1]), "dtype": dtype_name(out.dtype)},
+                   [indices], out)
+
+
 def load_frombuffer(buf):
     """mx.nd.load of the bytes of a .params file: a dict when it has names, else a list."""
     if not isinstance(buf, (bytes, bytearray, memoryview)):
