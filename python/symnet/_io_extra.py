@@ -14,7 +14,7 @@ import threading
 import numpy as np
 
 from . import ndarray as nd
-from .io import DataBatch, DataDesc, DataIter
+from .io import DataBatch, DataDesc, DataIter, _SingleArrayIter
 
 __all__ = ["CSVIter", "ResizeIter", "PrefetchingIter"]
 
@@ -146,7 +146,7 @@ def _read_csv(path, shape, dtype, what):
     return rows.reshape((len(rows),) + tuple(shape))
 
 
-class CSVIter(DataIter):
+class CSVIter(_SingleArrayIter):
     """Batches of rows of a CSV file (or of every file in a folder): each row, reshaped to
     data_shape, is one example; label_csv gives the labels the same way (label_shape; without
     it every label is 0). dtype: 'float32' (default), 'int32' or 'int64', for data and labels.
@@ -257,10 +257,10 @@ class CSVIter(DataIter):
         return True
 
     def getdata(self):
-        return [nd.array(self._out[0], dtype=self.dtype)]
+        return nd.array(self._out[0], dtype=self.dtype)
 
     def getlabel(self):
-        return [nd.array(self._out[1], dtype=self.dtype)]
+        return nd.array(self._out[1], dtype=self.dtype)
 
     def getpad(self):
         return self._pad

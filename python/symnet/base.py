@@ -1,7 +1,8 @@
 """Errors and small helpers shared by the symnet Python package, with the public names of
 MXNet 1.9.1's mxnet.base that scripts and libraries import (py_str, _Null, data_dir,
 NotImplementedForSymbol, classproperty, ...). MXNet's ctypes handles and C-API helpers are not
-here: symnet's core is a Python extension module, not a C API."""
+here: symnet's core is a Python extension module, not a C API. The one exception is _LIB's
+MXListAllOpNames (see _CApiSubset), which MXNet's AMP coverage test calls through ctypes."""
 import inspect
 import os
 import platform
@@ -207,3 +208,30 @@ def _as_list(obj):
     if isinstance(obj, (list, tuple)):
         return obj
     return [obj]
+
+
+class _CApiSubset:
+    """Stands in for MXNet's ctypes library handle (mxnet.base._LIB) for the calls that only
+    read: MXListAllOpNames(ctypes.byref(c_uint), ctypes.byref(POINTER(c_char_p))) fills the
+    count and the name array (kept alive here) and returns 0, as the C function does. Any other
+    C-API name raises AttributeError saying that symnet has no C API."""
+
+    def __init__(self):
+        self._op_names = None
+
+    def MXListAllOpNames(self, out_size, out_array):  # noqa: N802 - MXNet's C name
+        import ctypes
+        if self._op_names is None:
+            names = [n.encode("utf-8") for n in _core.list_ops()]
+            self._op_names = (ctypes.c_char_p * len(names))(*names)
+        # byref() objects hold their target in _obj: write the count and the array's address
+        out_size._obj.value = len(self._op_names)
+        ctypes.c_void_p.from_address(ctypes.addressof(out_array._obj)).value = ctypes.addressof(self._op_names)
+        return 0
+
+    def __getattr__(self, name):
+        raise AttributeError("mxnet.base._LIB.%s: symnet has no C API (its core is a Python extension "
+                             "module); only MXListAllOpNames is provided" % name)
+
+
+_LIB = _CApiSubset()

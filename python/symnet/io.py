@@ -27,6 +27,11 @@ class DataBatch:
         self.bucket_key = bucket_key
         self.provide_data, self.provide_label = provide_data, provide_label
 
+    def __str__(self):
+        # MXNet's text: the shapes of the data arrays, and of the labels (None without labels)
+        labels = [a.shape for a in self.label] if self.label else None
+        return "%s: data shapes: %s label shapes: %s" % (type(self).__name__, [a.shape for a in self.data], labels)
+
 
 class DataIter:
     def __init__(self, batch_size=0):
@@ -38,13 +43,15 @@ class DataIter:
     def reset(self):
         pass
 
-    def __next__(self):
+    def next(self):
         if self.iter_next():
             return DataBatch(self.getdata(), self.getlabel(), self.getpad(), self.getindex(),
                              provide_data=self.provide_data, provide_label=self.provide_label)
         raise StopIteration
 
-    next = __next__
+    def __next__(self):
+        # through next(), as MXNet: a subclass that overrides only next() works in a for loop
+        return self.next()
 
     def iter_next(self):
         raise NotImplementedError()
@@ -62,6 +69,17 @@ class DataIter:
         return 0
 
 
+class _SingleArrayIter(DataIter):
+    """The iterators MXNet implements in C++ (its MXDataIter: CSVIter, ImageRecordIter, ...):
+    getdata() and getlabel() give one NDArray, not a list; the batches hold them as lists."""
+
+    def next(self):
+        if self.iter_next():
+            return DataBatch([self.getdata()], [self.getlabel()], self.getpad(), self.getindex(),
+                             provide_data=self.provide_data, provide_label=self.provide_label)
+        raise StopIteration
+
+
 def _as_named(data, default_name):
     if data is None:
         return OrderedDict()
@@ -70,6 +88,9 @@ def _as_named(data, default_name):
     if isinstance(data, (list, tuple)):
         names = [default_name] if len(data) == 1 else ["_%d_%s" % (i, default_name) for i in range(len(data))]
         data = OrderedDict(zip(names, data))
+    # MXNet orders the arrays by name (so a dict's insertion order does not count, and with 11 or
+    # more list entries '_10_data' comes before '_2_data'); batch.data[i] is provide_data[i]
+    data = OrderedDict(sorted(data.items(), key=lambda kv: kv[0]))
     # as MXNet's (mx.nd.array's default): an NDArray keeps its dtype, anything else (numpy
     # arrays of integer labels, float64 data, lists) becomes float32
     return OrderedDict((k, v.asnumpy() if isinstance(v, NDArray) else np.asarray(v, dtype=np.float32))
@@ -133,6 +154,12 @@ class NDArrayIter(DataIter):
         self._cursor = -self.batch_size
         self._batch_idx = None
 
+    @property
+    def idx(self):
+        """The epoch's order of the samples (MXNet's attribute): with batch_size 1 and no
+        roll-over, batch i holds sample idx[i] of the data as given."""
+        return self._order[len(self._order) - self.num_data:]
+
     def reset(self):
         if self.last_batch_handle == "roll_over" and self._cursor + self.batch_size < len(self._order):
             pass  # the remainder was already carried in iter_next
@@ -181,7 +208,7 @@ class NDArrayIter(DataIter):
         return self._batch_idx
 
 
-class ImageRecordIter(DataIter):
+class ImageRecordIter(_SingleArrayIter):
     """Batches of decoded, augmented images from an MXNet .rec file (JPEG records), decoded in
     C++ worker threads ahead of training. Every option of MXNet 1.9.1's mx.io.ImageRecordIter is
     accepted and implemented, with MXNet's names and defaults (``mx.io.ImageRecordIter.options()``
@@ -276,10 +303,10 @@ class ImageRecordIter(DataIter):
         return self._cur is not None
 
     def getdata(self):
-        return [NDArray(self._cur[0])]
+        return NDArray(self._cur[0])
 
     def getlabel(self):
-        return [NDArray(self._cur[1])]
+        return NDArray(self._cur[1])
 
     def getpad(self):
         return self._cur[2]

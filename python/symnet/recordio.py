@@ -138,7 +138,9 @@ class MXIndexedRecordIO(MXRecordIO):
 
 
 def pack(header, s):
-    """header (IRHeader; label a float or an array of floats) + bytes -> record."""
+    """header (IRHeader, or any 4-sequence flag, label, id, id2 as MXNet takes it; label a float
+    or an array of floats) + bytes -> record."""
+    header = IRHeader(*header)
     label = header.label
     if isinstance(label, (int, float, np.number)):
         return _core.pack_image_record(0, [], float(label), int(header.id), int(header.id2), bytes(s))

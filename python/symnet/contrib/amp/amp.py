@@ -105,11 +105,47 @@ def _maybe_convert(sym):
     return convert_symbol(sym, _state["target_dtype"], **{k: v for k, v in _state["kwargs"].items() if v})
 
 
+def _check_op_lists(target, target_dtype_ops, fp32_ops, conditional_fp32_ops, excluded_sym_names):
+    """MXNet's checks of the lists given to convert_symbol/convert_model, with its
+    AssertionErrors: lists of names, conditional entries (op, attribute, [values]), no op in two
+    of the given lists, and only ops that AMP's own lists put in the target-dtype, float32,
+    neutral or conditional list (a widest-type op such as elemwise_add cannot be forced to a
+    dtype). Unlike MXNet, a list left out is not compared with the default of another: symnet's
+    lists override the defaults op by op (fp32_ops=["Convolution"] alone moves Convolution to
+    float32), where MXNet's replace them and so reject that call."""
+    for what, ops in (("target_dtype_ops", target_dtype_ops), ("fp32_ops", fp32_ops),
+                      ("conditional_fp32_ops", conditional_fp32_ops),
+                      ("excluded_sym_names", excluded_sym_names)):
+        assert ops is None or isinstance(ops, list), "%s should be a list, got %s" % (what, type(ops).__name__)
+    for entry in conditional_fp32_ops or []:
+        assert (isinstance(entry, (list, tuple)) and len(entry) == 3 and isinstance(entry[0], str)
+                and isinstance(entry[1], str) and isinstance(entry[2], list)), \
+            "conditional_fp32_ops should be a list of (str, str, list of str), got %r" % (entry,)
+    default_conditional = [c[0] for c in list_conditional_fp32_ops(target)]
+    lp16, fp32 = target_dtype_ops or [], fp32_ops or []
+    cond = [c[0] for c in conditional_fp32_ops or []]
+    for (name_a, a), (name_b, b) in ((("target_dtype_ops", lp16), ("fp32_ops", fp32)),
+                                     (("target_dtype_ops", lp16), ("conditional_fp32_ops", cond)),
+                                     (("fp32_ops", fp32), ("conditional_fp32_ops", cond))):
+        common = set(a) & set(b)
+        assert not common, "Ops cannot be in two or more lists: %s are in %s and %s" % (sorted(common), name_a,
+                                                                                        name_b)
+    allowed = set(list_lp16_ops(target) + list_fp32_ops(target) + list_lp16_fp32_ops(target)
+                  + default_conditional)
+    illegal = set(lp16) | set(fp32) | set(cond)
+    illegal -= allowed
+    assert not illegal, ("ops %s are in none of amp.list_lp16_ops, list_fp32_ops, list_lp16_fp32_ops and "
+                         "list_conditional_fp32_ops (%s); only those can be moved between lists"
+                         % (sorted(illegal), target))
+
+
 def convert_symbol(sym, target_dtype="float16", target_dtype_ops=None, fp32_ops=None,
                    conditional_fp32_ops=None, excluded_sym_names=None, data_names=None,
                    cast_optional_params=False):
-    """The mixed-precision version of `sym` (see symnet::amp::ReducePrecision)."""
+    """The mixed-precision version of `sym` (see symnet::amp::ReducePrecision). Lists that
+    conflict (an op in two of them, an op AMP cannot move) raise AssertionError, as in MXNet."""
     from ...symbol import Symbol
+    _check_op_lists(_target(target_dtype), target_dtype_ops, fp32_ops, conditional_fp32_ops, excluded_sym_names)
     handle, _ = _core.amp_convert(
         sym.handle, _target(target_dtype), list(target_dtype_ops or []), list(fp32_ops or []),
         [(op, attr, list(vals)) for op, attr, vals in (conditional_fp32_ops or [])],
@@ -124,6 +160,7 @@ def convert_model(sym, arg_params, aux_params, target_dtype="float16", target_dt
     only feed 16-bit ops are returned (and declared) in the 16-bit dtype."""
     from ...symbol import Symbol
     target = _target(target_dtype)
+    _check_op_lists(target, target_dtype_ops, fp32_ops, conditional_fp32_ops, excluded_sym_names)
     data_names = list(data_names or ["data"])
     handle, low = _core.amp_convert(
         sym.handle, target, list(target_dtype_ops or []), list(fp32_ops or []),
@@ -210,8 +247,11 @@ def list_fp32_ops(target_dtype="float16"):
 
 
 def list_lp16_fp32_ops(target_dtype="float16"):
-    """Neutral ops: they run in whatever dtype their inputs have."""
-    return sorted(k for k, v in _lists(target_dtype).items() if v == "neutral")
+    """Neutral ops: they run in whatever dtype their inputs have. As in MXNet, the ops of
+    list_conditional_fp32_ops (neutral unless an attribute asks for float32) are listed there
+    only, so that every op is in exactly one list."""
+    conditional = {r[0] for r in _core.amp_conditional(_target(target_dtype))}
+    return sorted(k for k, v in _lists(target_dtype).items() if v == "neutral" and k not in conditional)
 
 
 def list_widest_type_cast(target_dtype="float16"):
@@ -222,3 +262,8 @@ def list_widest_type_cast(target_dtype="float16"):
 def list_conditional_fp32_ops(target_dtype="float16"):
     """(op, attribute, values) that make an op run in float32."""
     return [tuple(r) for r in _core.amp_conditional(_target(target_dtype))]
+
+
+# MXNet's amp module holds the lists package as an attribute (amp.lists.symbol_bf16.BF16_FUNCS);
+# imported last because the lists are read through the functions above
+from . import lists  # noqa: E402,F401
