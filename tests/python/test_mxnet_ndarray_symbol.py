@@ -262,6 +262,30 @@ def test_legacy_row_functions_choose_fill_onehot():
     np.testing.assert_array_equal(out.asnumpy(), np.eye(5)[[4, 0, 2]])
 
 
+@pytest.mark.parametrize("start,stop,num,endpoint", [(0, 10, 4, True), (-3.7, 5, 5, True), (2.5, -1, 7, False),
+                                                     (1, 2, 1, True), (1, 2, 1, False), (0, 1, 0, True)])
+def test_linspace_computes_in_double_then_converts(start, stop, num, endpoint):
+    if endpoint:
+        step = (stop - start) / (num - 1) if num > 1 else 0.0
+    else:
+        step = (stop - start) / num
+    exact = start + np.arange(num, dtype=np.float64) * step  # MXNet's rule: the last value may miss stop
+    for dtype in ("float32", "float64", "int32"):
+        out = mx.nd.linspace(start, stop, num, endpoint=endpoint, dtype=dtype)
+        assert out.dtype == np.dtype(dtype) and out.shape == (num,)
+        np.testing.assert_array_equal(out.asnumpy(), exact.astype(dtype))
+    assert mx.nd.linspace(0, 1, 3).dtype == np.float32
+    np.testing.assert_allclose(mx.nd.linspace(3, 9, 13).asnumpy(), np.linspace(3, 9, 13), rtol=1e-6)
+
+
+def test_eye_matches_numpy():
+    for n, m, k in [(3, 0, 0), (3, 4, -1), (4, 2, 1), (2, 5, 3), (3, 3, 5), (3, 3, -4), (1, 1, 0)]:
+        out = mx.nd.eye(n, m, k)
+        assert out.dtype == np.float32
+        np.testing.assert_array_equal(out.asnumpy(), np.eye(n, m or None, k))
+    assert mx.nd.eye(2, dtype="int32").dtype == np.int32
+
+
 # ---- Executor -----------------------------------------------------------------------------------
 def test_executor_reshape_shares_views_and_guards_sizes():
     y = mx.sym.FullyConnected(mx.sym.var("x"), num_hidden=4, name="fc")

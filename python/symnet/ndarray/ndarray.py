@@ -768,6 +768,31 @@ def load(fname):
     return dict(zip(names, arrays)) if names else arrays
 
 
+def linspace(start, stop, num, endpoint=True, ctx=None, dtype=None):
+    """`num` evenly spaced values from start to stop (stop left out with endpoint=False), in
+    dtype (float32 by default). As MXNet's _linspace, each value is start + i * step computed in
+    double precision, then converted (an integer dtype truncates)."""
+    num = int(num)
+    if num < 0:
+        raise ValueError("linspace: num must be >= 0, got %d" % num)
+    step = (stop - start) / (num - 1 if endpoint else num) if num > (1 if endpoint else 0) else 0.0
+    index = arange(0, num, ctx=ctx, dtype="float64")
+    values = _invoke("_plus_scalar", {"scalar": param_str(float(start))},
+                     [_invoke("_mul_scalar", {"scalar": param_str(float(step))}, [index])])
+    return values.astype(dtype_name(dtype) or "float32")
+
+
+def eye(N, M=0, k=0, ctx=None, dtype=None, **kwargs):
+    """An N x M (M=0: N x N) array with ones on diagonal k (k > 0 above the main diagonal, k < 0
+    below it) and zeros elsewhere, in dtype (float32 by default)."""
+    if kwargs:
+        raise TypeError("eye: unknown arguments %s" % ", ".join(sorted(kwargs)))
+    N, M, k = int(N), int(M) or int(N), int(k)
+    rows = arange(k, k + N, ctx=ctx, dtype="float64") if N else empty((0,), ctx=ctx, dtype="float64")
+    # one_hot leaves a row of zeros for an index outside [0, M): the rows the diagonal misses
+    return _invoke("one_hot", {"depth": str(M), "dtype": dtype_name(dtype) or "float32"}, [rows])
+
+
 # ---- MXNet 1.x's legacy row functions, from existing ops ---------------------------------------
 def choose_element_0index(data, index, axis=-1, keepdims=False, mode="clip", out=None):
     """output[i] = data[i, index[i]]: MXNet registers this name for the pick op (out-of-range
