@@ -15,6 +15,7 @@ the summed gradient, as MXNet's stores do.
 """
 import copy
 import sys
+import warnings
 
 import numpy as np
 
@@ -42,7 +43,114 @@ def _keyed(key, value):
     return [key], [value]
 
 
-class KVStore:
+class KVStoreBase:
+    """MXNet's interface of a key-value store for data-parallel training (mx.kv.KVStoreBase):
+    broadcast, pushpull, set_optimizer, is_capable, optimizer state files, type, rank and
+    num_workers. A subclass filed with KVStoreBase.register is what create(its lower-case class
+    name) makes, before the built-in types are looked at."""
+
+    #: the capability is_capable asks about: can the store run the optimizer on pushes
+    OPTIMIZER = "optimizer"
+
+    #: lower-case class name -> class, filled by register
+    kv_registry = {}
+
+    def broadcast(self, key, value, out, priority=0):
+        raise NotImplementedError()
+
+    def pushpull(self, key, value, out=None, priority=0):
+        raise NotImplementedError()
+
+    def set_optimizer(self, optimizer):
+        raise NotImplementedError()
+
+    def is_capable(self, capability):
+        raise NotImplementedError()
+
+    def save_optimizer_states(self, fname, dump_optimizer=False):
+        raise NotImplementedError()
+
+    def load_optimizer_states(self, fname):
+        raise NotImplementedError()
+
+    @property
+    def type(self):
+        raise NotImplementedError()
+
+    @property
+    def rank(self):
+        raise NotImplementedError()
+
+    @property
+    def num_workers(self):
+        raise NotImplementedError()
+
+    @staticmethod
+    def register(klass):
+        """Files a KVStoreBase subclass under its lower-case class name (create('mystore')
+        then makes MyStore()); a second class of that name replaces the first with a warning.
+        Returns the class, so it works as a decorator."""
+        assert isinstance(klass, type), "KVStoreBase.register takes a class, not %r" % (klass,)
+        name = klass.__name__.lower()
+        old = KVStoreBase.kv_registry.get(name)
+        if old is not None and old is not klass:
+            warnings.warn("WARNING: New kvstore %s.%s is overriding existing kvstore %s.%s"
+                          % (klass.__module__, klass.__name__, old.__module__, old.__name__))
+        KVStoreBase.kv_registry[name] = klass
+        return klass
+
+
+@KVStoreBase.register
+class TestStore(KVStoreBase):
+    """MXNet's store for tests: one process, no optimizer; pushpull sums the values given (one
+    per device) on the first value's context, and broadcast copies value into out."""
+
+    def broadcast(self, key, value, out, priority=0):
+        for o in _listed(out):
+            o[:] = value
+
+    def pushpull(self, key, value, out=None, priority=0):
+        if isinstance(value, nd.NDArray):
+            if out is not None:
+                for o in _listed(out):
+                    o[:] = value
+            return
+        ctx = value[0].context
+        reduced = value[0].as_in_context(ctx).copy()
+        for v in value[1:]:
+            reduced += v.as_in_context(ctx)
+        for o in (value if out is None else _listed(out)):
+            o[:] = reduced
+
+    @staticmethod
+    def is_capable(capability):
+        if capability.lower() == KVStoreBase.OPTIMIZER:
+            return False
+        raise ValueError("Unknown capability: {}".format(capability))
+
+    @property
+    def type(self):
+        return "teststore"
+
+    @property
+    def rank(self):
+        return 0
+
+    @property
+    def num_workers(self):
+        return 1
+
+    def set_optimizer(self, optimizer):
+        raise NotImplementedError()
+
+    def save_optimizer_states(self, fname, dump_optimizer=False):
+        raise NotImplementedError()
+
+    def load_optimizer_states(self, fname):
+        raise NotImplementedError()
+
+
+class KVStore(KVStoreBase):
     """A store of one process (types 'local', 'device', 'nccl')."""
 
     def __init__(self, kind="local"):
@@ -50,6 +158,20 @@ class KVStore:
         self._store = {}
         self._optimizer = None
         self._updater = None
+        self._updater_takes_keys = False  # _set_updater's function gets the key, not an index
+
+    @staticmethod
+    def is_capable(capability):
+        """The store runs optimizers (set_optimizer): True for KVStoreBase.OPTIMIZER."""
+        if capability.lower() == KVStoreBase.OPTIMIZER:
+            return True
+        raise ValueError("Unknown capability: {}".format(capability))
+
+    def _set_updater(self, updater):
+        """Each push then calls updater(key, summed value, stored value), which updates the
+        stored value in place (MXNet's low-level form of set_optimizer)."""
+        self._updater = updater
+        self._updater_takes_keys = True
 
     def __repr__(self):
         return "KVStore(%r, rank %d of %d)" % (self.type, self.rank, self.num_workers)
@@ -112,7 +234,7 @@ class KVStore:
         self._sum_over_workers(merged)
         for k, total in zip(keys, merged):
             if self._updater is not None:
-                self._updater(self._index(k), total, self._store[k])
+                self._updater(k if self._updater_takes_keys else self._index(k), total, self._store[k])
             else:
                 self._store[k] = total
 
@@ -144,6 +266,7 @@ class KVStore:
         """Update on the store: each push applies the optimizer to the stored value."""
         self._optimizer = opt_mod.create(optimizer)
         self._updater = opt_mod.get_updater(self._optimizer)
+        self._updater_takes_keys = False
 
     def set_gradient_compression(self, compression_params):
         raise MXNetError("kvstore: gradient compression is not supported by symnet")
@@ -239,10 +362,16 @@ class DistKVStore(KVStore):
 
 
 def create(name="local"):
-    if isinstance(name, KVStore):
+    """A store by type name: a class filed with KVStoreBase.register (by lower-case name), else
+    one of the built-in types. A store given instead of a name is returned as it is."""
+    if isinstance(name, KVStoreBase):
         return name
     if name is None:
         name = "local"
+    if not isinstance(name, str):
+        raise TypeError("name must be a string")
+    if name.lower() in KVStoreBase.kv_registry:
+        return KVStoreBase.kv_registry[name.lower()]()
     if name in _SINGLE_PROCESS:
         return KVStore(name)
     if name in _DISTRIBUTED:

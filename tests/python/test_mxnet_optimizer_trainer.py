@@ -198,3 +198,88 @@ def test_factor_scheduler_multiplies_step_by_step_as_mxnet():
     assert 1 * 0.1 * 0.1 * 0.1 * 0.1 != 0.1 ** 4  # why this test exists
     sched.base_lr = 0.4  # a changed base_lr starts the products again
     assert sched(3) == 0.4 * 0.1
+
+
+def _two_context_param(name="x"):
+    x = mx.gluon.Parameter(name, shape=(4,))
+    x.initialize(ctx=[mx.cpu(0), mx.cpu(1)], init="zeros")
+    return x
+
+
+def _backward_ones(x):
+    with mx.autograd.record():
+        for w in x.list_data():
+            (w + 1).backward()
+
+
+def test_trainer_reads_lr_mult_from_the_parameter_at_each_step():
+    x = _two_context_param()
+    trainer = mx.gluon.Trainer([x], "sgd", {"learning_rate": 1.0})
+    _backward_ones(x)
+    trainer.step(1)
+    x.lr_mult = 0.5  # set after the Trainer was made: MXNet's param_dict sees it
+    _backward_ones(x)
+    trainer.step(1)
+    # each step: the summed gradient (2 contexts) times lr * lr_mult
+    np.testing.assert_array_equal(x.data(mx.cpu(1)).asnumpy(), np.full(4, -2.0 - 2.0 * 0.5))
+    assert trainer._optimizer.param_dict[0] is x
+
+
+def test_trainer_kvstore_attributes_and_per_context_updaters():
+    x = _two_context_param()
+    trainer = mx.gluon.Trainer([x], "sgd", {"learning_rate": 1.0, "momentum": 0.5})
+    assert trainer._kvstore is None and not trainer._kv_initialized
+    _backward_ones(x)
+    trainer.step(1)
+    assert trainer._kvstore.type == "device" and trainer._update_on_kvstore is False
+    ups = trainer._updaters
+    assert len(ups) == 2 and ups[0].optimizer is trainer._optimizer
+    assert list(ups[1].states) == [0] and ups[1].states[0] is trainer._states[(0, 1)]
+    y = mx.gluon.Parameter("y", shape=(4,))
+    y.initialize(ctx=mx.cpu(0), init="zeros")
+    single = mx.gluon.Trainer([y], "sgd")
+    _backward_ones(y)
+    single.step(1)
+    assert single._kvstore is None and single._update_on_kvstore is None  # one context: no store
+
+
+def test_registered_kvstore_is_created_by_name_and_used_by_trainer():
+    calls = []
+
+    @mx.kv.KVStoreBase.register
+    class CountingStore(mx.kv.TestStore):
+        def pushpull(self, key, value, out=None, priority=0):
+            calls.append(key)
+            super().pushpull(key, value, out, priority)
+
+    kv = mx.kv.create("countingstore")
+    assert isinstance(kv, CountingStore) and not kv.is_capable(mx.kv.KVStoreBase.OPTIMIZER)
+    x = _two_context_param()
+    trainer = mx.gluon.Trainer([x], "sgd", {"learning_rate": 1.0}, kvstore=kv)
+    _backward_ones(x)
+    trainer.step(1)
+    assert calls == [0] and trainer._kvstore is kv and trainer._update_on_kvstore is False
+    np.testing.assert_array_equal(x.data(mx.cpu(1)).asnumpy(), np.full(4, -2.0))
+    with pytest.raises(ValueError):  # this store cannot run the optimizer
+        mx.gluon.Trainer([x], "sgd", kvstore=kv, update_on_kvstore=True)._init_kvstore()
+    with pytest.raises(TypeError):
+        mx.kv.create(3)
+
+
+def test_kvstore_set_updater_gets_keys():
+    kv = mx.kv.create("local")
+    kv.init(["a", 3], [mx.nd.zeros((2,)), mx.nd.zeros((2,))])
+    seen = []
+
+    def updater(key, recv, stored):
+        seen.append(key)
+        stored += recv
+
+    kv._set_updater(updater)
+    kv.push("a", [mx.nd.ones((2,), ctx=mx.cpu(i)) for i in range(3)])
+    kv.push(3, mx.nd.ones((2,)))
+    kv.push("a", mx.nd.ones((2,)))
+    out = mx.nd.zeros((2,))
+    kv.pull("a", out=out)
+    assert seen == ["a", 3, "a"]
+    np.testing.assert_array_equal(out.asnumpy(), [4.0, 4.0])

@@ -1,4 +1,6 @@
 """gluon.Trainer: applies an optimizer to a set of Parameters (MXNet's gluon.Trainer)."""
+from collections.abc import MutableMapping
+
 import numpy as np
 
 from .. import _state_files
@@ -28,11 +30,18 @@ class Trainer:
             if id(p) not in seen:
                 seen.add(id(p))
                 self._params.append(p)
-        kv = kvs.create(kvstore)
+        kv = kvs.create(kvstore) if kvstore is not None else None
         # a distributed store: gradients are summed over the ranks at each step and the weights
         # start as rank 0's (broadcast now, or at the first step for deferred parameters)
-        self._kv = kv if kv.is_distributed else None
-        self._kvstore = kvstore
+        self._kv = kv if getattr(kv, "is_distributed", False) else None
+        # MXNet's attributes, set by _init_kvstore at the first step: the store the gradients go
+        # through (None for one context and no distributed job) and whether it runs the
+        # optimizer (symnet's Trainer always updates here: False, or None without a store)
+        self._created_kv = kv
+        self._kvstore_arg, self._update_on_kvstore_arg = kvstore, update_on_kvstore
+        self._kvstore = None
+        self._update_on_kvstore = None
+        self._kv_initialized = False
         self._params_synced = False
         self._local_fresh = self._any_fresh = None
         self._scale = 1.0
@@ -44,15 +53,40 @@ class Trainer:
         else:
             self._optimizer = opt.create(optimizer, **optimizer_params)
         self._scale = self._optimizer.rescale_grad
-        # Gluon scales every parameter by its own lr_mult / wd_mult (no name rule)
-        self._optimizer.set_lr_mult({i: p.lr_mult for i, p in enumerate(self._params)})
-        self._optimizer.set_wd_mult({i: p.wd_mult for i, p in enumerate(self._params)})
+        # as MXNet: each index's lr_mult / wd_mult is its Parameter's current one (no name rule)
+        self._optimizer.param_dict = {i: p for i, p in enumerate(self._params)}
         self._states = {}
         self._amp_loss_scaler = None
         self._amp_original_scale = self._scale
         self.num_skipped = 0
         if self._kv is not None and all(p._data is not None for p in self._params):
             self._broadcast_params()
+
+    def _init_kvstore(self):
+        """Picks the store as MXNet's Trainer does: the one given (an object), else the named
+        one when the parameters live on several contexts or in a distributed job. A store that
+        cannot run optimizers (is_capable) refuses update_on_kvstore=True with ValueError."""
+        ctxs = []
+        for p in self._params:
+            for c in (p.list_ctx() if p._data is not None else []):
+                if c not in ctxs:
+                    ctxs.append(c)
+        kv = self._created_kv
+        if kv is not None and not isinstance(self._kvstore_arg, kvs.KVStoreBase):
+            if len(ctxs) <= 1 and self._kv is None:
+                kv = None
+        if kv is not None and self._update_on_kvstore_arg and not kv.is_capable(kvs.KVStoreBase.OPTIMIZER):
+            raise ValueError("Please set update_on_kvstore=False when training with %s" % type(kv).__name__)
+        self._kvstore = kv
+        self._update_on_kvstore = None if kv is None else False
+        self._kv_initialized = True
+
+    @property
+    def _updaters(self):
+        """MXNet's per-context updaters: element c has .optimizer and .states, index -> state of
+        the c-th context's copy (a live view of the Trainer's states)."""
+        n = max((len(p.list_ctx()) for p in self._params if p._data is not None), default=1)
+        return [_ContextUpdater(self, c) for c in range(n)]
 
     def _broadcast_params(self):
         for p in self._params:
@@ -83,10 +117,16 @@ class Trainer:
         return [(i, p) for i, p in enumerate(self._params) if p.grad_req != "null"]
 
     def allreduce_grads(self):
-        """Sums each parameter's gradients over its contexts and gives every context the sum."""
-        for _, p in self._trained():
+        """Sums each parameter's gradients over its contexts and gives every context the sum
+        (through the store's pushpull when a store of another kind than symnet's was given)."""
+        if not self._kv_initialized:
+            self._init_kvstore()
+        custom = self._kvstore is not None and not isinstance(self._kvstore, kvs.KVStore)
+        for i, p in self._trained():
             grads = p.list_grad()
-            if len(grads) > 1:
+            if custom:
+                self._kvstore.pushpull(i, grads, priority=-i)
+            elif len(grads) > 1:
                 total = nd.add_n(*[g.as_in_context(grads[0].context) for g in grads])
                 for g in grads:
                     total.copyto(g)
@@ -118,6 +158,8 @@ class Trainer:
 
     def update(self, batch_size, ignore_stale_grad=False):
         """Applies the optimizer; returns False when AMP found an overflow and skipped it."""
+        if not self._kv_initialized:
+            self._init_kvstore()
         trained = self._trained()
         fresh = {}
         local, any_rank = self._local_fresh, self._any_fresh  # set when summed over ranks
@@ -189,3 +231,41 @@ class Trainer:
                                                lambda key: tuple(int(v) for v in key.split("/")), place)
         if meta.get("loss_scaler") and self._amp_loss_scaler is not None:
             self._amp_loss_scaler.load_state_dict(meta["loss_scaler"])
+
+
+class _ContextUpdater:
+    """One context's view of a Trainer's optimizer states, shaped as MXNet's Updater."""
+
+    def __init__(self, trainer, ctx_index):
+        self._trainer, self._c = trainer, ctx_index
+
+    @property
+    def optimizer(self):
+        return self._trainer._optimizer
+
+    @property
+    def states(self):
+        return _StatesView(self._trainer._states, self._c)
+
+
+class _StatesView(MutableMapping):
+    """index -> state of one context, read from and written to the Trainer's {(index,
+    context index): state}."""
+
+    def __init__(self, states, ctx_index):
+        self._states, self._c = states, ctx_index
+
+    def __getitem__(self, i):
+        return self._states[(i, self._c)]
+
+    def __setitem__(self, i, value):
+        self._states[(i, self._c)] = value
+
+    def __delitem__(self, i):
+        del self._states[(i, self._c)]
+
+    def __iter__(self):
+        return iter([i for (i, c) in list(self._states) if c == self._c])
+
+    def __len__(self):
+        return sum(1 for (_, c) in self._states if c == self._c)
