@@ -286,6 +286,33 @@ def test_eye_matches_numpy():
     assert mx.nd.eye(2, dtype="int32").dtype == np.int32
 
 
+def test_split_v2_follows_numpy_split():
+    x = np.arange(2 * 6 * 3, dtype=np.float32).reshape(2, 6, 3)
+    for spec in (3, (1, 3, 5), (0, 4), (6,)):
+        parts = mx.nd.array(x).split_v2(spec, axis=1)
+        for mine, ref in zip(parts, np.split(x, list(spec) if isinstance(spec, tuple) else spec, axis=1)):
+            np.testing.assert_array_equal(mine.asnumpy(), ref)
+    whole = mx.nd.split_v2(mx.nd.array(x), 1, axis=-1)
+    assert isinstance(whole, mx.nd.NDArray) and whole.shape == x.shape
+    squeezed = mx.nd.split_v2(mx.nd.array(x), 2, axis=0, squeeze_axis=True)
+    assert [p.shape for p in squeezed] == [(6, 3), (6, 3)]
+    with pytest.raises(ValueError, match="equal division"):
+        mx.nd.split_v2(mx.nd.array(x), 4, axis=1)
+    with pytest.raises(mx.MXNetError):
+        mx.nd.split_v2(mx.nd.array(x), (4, 2), axis=1)
+    with pytest.raises(mx.MXNetError, match="squeeze_axis"):
+        mx.nd.split_v2(mx.nd.array(x), 3, axis=1, squeeze_axis=True)
+    a = mx.nd.array(x)
+    a.attach_grad()
+    with mx.autograd.record():
+        first, second = a.split_v2((2,), axis=1)
+        loss = first.sum() + 3 * second.sum()
+    loss.backward()
+    expected = np.ones_like(x)
+    expected[:, 2:] = 3
+    np.testing.assert_array_equal(a.grad.asnumpy(), expected)
+
+
 # ---- Executor -----------------------------------------------------------------------------------
 def test_executor_reshape_shares_views_and_guards_sizes():
     y = mx.sym.FullyConnected(mx.sym.var("x"), num_hidden=4, name="fc")

@@ -178,6 +178,10 @@ class NDArray:
         shape.insert(axis + self.ndim + 1 if axis < 0 else axis, 1)
         return self.reshape(tuple(shape))
 
+    def split_v2(self, *args, **kwargs):
+        """split_v2(self, indices_or_sections, axis=0, squeeze_axis=False); see nd.split_v2."""
+        return split_v2(self, *args, **kwargs)
+
     def tostype(self, stype):
         """A copy with storage type stype. symnet stores dense arrays only: 'default' gives a
         dense copy (recorded by autograd, as MXNet's cast_storage); 'csr' and 'row_sparse' raise
@@ -766,6 +770,39 @@ def load(fname):
     arrays, names = _core.load_ndarrays(str(fname))
     arrays = [NDArray(h) if not h.is_none() else None for h in arrays]
     return dict(zip(names, arrays)) if names else arrays
+
+
+def split_v2(ary, indices_or_sections, axis=0, squeeze_axis=False):
+    """`ary` split along `axis` as numpy.split: an int n gives n equal parts (ValueError if the
+    axis does not divide), a tuple the indices where parts start after the first. One part is
+    returned as an array, several as a list. squeeze_axis drops the axis from parts of size 1 on
+    it. Each part is a slice of `ary` (MXNet has one _split_v2 op)."""
+    size = ary.shape[axis]
+    if isinstance(indices_or_sections, integer_types):
+        sections = int(indices_or_sections)
+        if sections <= 0 or size % sections:
+            raise ValueError("array split does not result in an equal division")
+        bounds = [i * (size // sections) for i in range(sections)] + [size]
+    elif isinstance(indices_or_sections, tuple):
+        bounds = [0] + [int(i) for i in indices_or_sections] + [size]
+    else:
+        raise ValueError("indices_or_sections must either int or tuple of ints")
+    parts = []
+    for i, (begin, end) in enumerate(zip(bounds[:-1], bounds[1:])):
+        if not 0 <= begin <= end <= size:
+            raise MXNetError("split_v2: part %d would run from %d to %d on an axis of %d"
+                             % (i, begin, end, size))
+        # the slice op, not slice_axis, so that an empty part (equal bounds) is allowed
+        lead = (None,) * (axis % ary.ndim)
+        part = _invoke("slice", {"begin": param_str(lead + (begin,)), "end": param_str(lead + (end,))},
+                       [ary])
+        if squeeze_axis:
+            if end - begin != 1:
+                raise MXNetError("split_v2: squeeze_axis needs parts of size 1 on the axis, "
+                                 "part %d has %d" % (i, end - begin))
+            part = _invoke("squeeze", {"axis": str(axis)}, [part])
+        parts.append(part)
+    return parts[0] if len(parts) == 1 else parts
 
 
 def linspace(start, stop, num, endpoint=True, ctx=None, dtype=None):
