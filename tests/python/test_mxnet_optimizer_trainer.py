@@ -283,3 +283,23 @@ def test_kvstore_set_updater_gets_keys():
     kv.pull("a", out=out)
     assert seen == ["a", 3, "a"]
     np.testing.assert_array_equal(out.asnumpy(), [4.0, 4.0])
+
+
+def test_module_optimizer_takes_lr_and_wd_mult_from_variable_attributes():
+    data = mx.sym.Variable("data")
+    w = mx.sym.Variable("fc1_weight", lr_mult=0.0)
+    b = mx.sym.Variable("fc1_bias", wd_mult=0.5)
+    net = mx.sym.FullyConnected(data=data, weight=w, bias=b, name="fc1", num_hidden=3)
+    mod = mx.mod.Module(net, label_names=None, context=mx.cpu())
+    mod.bind(data_shapes=[("data", (2, 4))])
+    mod.init_params(initializer=mx.init.Uniform(1.0))
+    mod.init_optimizer(optimizer_params={"learning_rate": 1.0, "wd": 0.1})
+    assert mod._optimizer.lr_mult == {"fc1_weight": 0.0}
+    assert mod._optimizer.wd_mult == {"fc1_bias": 0.5}
+    before = {k: v.asnumpy() for k, v in mod.get_params()[0].items()}
+    mod.forward(mx.io.DataBatch(data=[mx.nd.ones((2, 4))], label=None), is_train=True)
+    mod.backward([mx.nd.ones((2, 3))])
+    mod.update()
+    after = {k: v.asnumpy() for k, v in mod.get_params()[0].items()}
+    np.testing.assert_array_equal(after["fc1_weight"], before["fc1_weight"])  # lr_mult 0: frozen
+    assert not np.allclose(after["fc1_bias"], before["fc1_bias"])

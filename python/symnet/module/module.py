@@ -358,7 +358,8 @@ class Module(BaseModule):
         self._opt_index = None
         idx2name = dict(enumerate(self._param_names))
         if isinstance(optimizer, str):
-            optimizer = opt_mod.create(optimizer, param_idx2name=idx2name, **params)
+            # as MXNet: the symbol's lr_mult / wd_mult variable attributes set the multipliers
+            optimizer = opt_mod.create(optimizer, sym=self._symbol, param_idx2name=idx2name, **params)
         elif not optimizer.idx2name:  # an Optimizer object made without parameter names
             optimizer.idx2name = idx2name
         self._optimizer = optimizer
