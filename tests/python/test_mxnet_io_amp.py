@@ -140,3 +140,28 @@ def test_base_lib_lists_op_names_through_ctypes():
     assert "FullyConnected" in names
     with pytest.raises(AttributeError, match="symnet has no C API"):
         mx.base._LIB.MXNDArrayCreate
+
+
+def _declared_dtypes(sym):
+    return {k: v["__dtype__"] for k, v in sym.attr_dict().items() if "__dtype__" in v}
+
+
+def test_amp_convert_symbol_data_names_default_to_undeclared_inputs():
+    w = mx.sym.var("w", dtype="float32")  # declared: a parameter
+    net = mx.sym.Convolution(mx.sym.var("data"), w, kernel=(3, 3), num_filter=4, no_bias=True, name="c")
+    net = mx.sym.Convolution(net, kernel=(3, 3), num_filter=4, name="c2")
+    bf16 = "12"  # MXNet's type flag of bfloat16
+    out = amp.convert_symbol(net, target_dtype="bfloat16", cast_optional_params=True)
+    # MXNet: data, c2_weight and c2_bias declare no dtype, so they are data and stay float32
+    assert _declared_dtypes(out) == {"w": bf16}
+    out = amp.convert_symbol(net, target_dtype="bfloat16", cast_optional_params=True, data_names=["data"])
+    assert _declared_dtypes(out) == {"w": bf16, "c2_weight": bf16, "c2_bias": bf16}
+
+
+def test_amp_convert_model_data_names_default_to_inputs_without_values():
+    net = mx.sym.FullyConnected(mx.sym.var("x"), num_hidden=3, name="fc")
+    args = {"fc_weight": mx.nd.ones((3, 4)), "fc_bias": mx.nd.ones((3,))}
+    sym, new_args, _ = amp.convert_model(net, args, {}, target_dtype="bfloat16", cast_optional_params=True)
+    # x (no value given) is the data and stays float32; the parameters go to bfloat16
+    assert sym.infer_type(x="float32")[0][0] == np.float32
+    assert {k: v.dtype for k, v in new_args.items()} == {"fc_weight": mx.base.bfloat16, "fc_bias": mx.base.bfloat16}

@@ -146,6 +146,11 @@ def convert_symbol(sym, target_dtype="float16", target_dtype_ops=None, fp32_ops=
     conflict (an op in two of them, an op AMP cannot move) raise AssertionError, as in MXNet."""
     from ...symbol import Symbol
     _check_op_lists(_target(target_dtype), target_dtype_ops, fp32_ops, conditional_fp32_ops, excluded_sym_names)
+    if data_names is None:
+        # MXNet's default: an input without a declared dtype is data (fed in float32); the
+        # declared ones are parameters, which cast_optional_params may keep in the 16-bit dtype
+        attrs = sym.attr_dict()
+        data_names = [n for n in sym.list_inputs() if "__dtype__" not in attrs.get(n, {})]
     handle, _ = _core.amp_convert(
         sym.handle, _target(target_dtype), list(target_dtype_ops or []), list(fp32_ops or []),
         [(op, attr, list(vals)) for op, attr, vals in (conditional_fp32_ops or [])],
@@ -157,11 +162,15 @@ def convert_model(sym, arg_params, aux_params, target_dtype="float16", target_dt
                   fp32_ops=None, conditional_fp32_ops=None, excluded_sym_names=None,
                   data_names=None, cast_optional_params=False):
     """(converted symbol, arg_params, aux_params). With cast_optional_params, parameters that
-    only feed 16-bit ops are returned (and declared) in the 16-bit dtype."""
+    only feed 16-bit ops are returned (and declared) in the 16-bit dtype. data_names (symnet's
+    addition) defaults, as MXNet decides, to the inputs that are neither in arg_params nor in
+    aux_params."""
     from ...symbol import Symbol
     target = _target(target_dtype)
     _check_op_lists(target, target_dtype_ops, fp32_ops, conditional_fp32_ops, excluded_sym_names)
-    data_names = list(data_names or ["data"])
+    if data_names is None:
+        data_names = [n for n in sym.list_inputs() if n not in arg_params and n not in aux_params]
+    data_names = list(data_names)
     handle, low = _core.amp_convert(
         sym.handle, target, list(target_dtype_ops or []), list(fp32_ops or []),
         [(op, attr, list(vals)) for op, attr, vals in (conditional_fp32_ops or [])],
