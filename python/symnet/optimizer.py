@@ -369,9 +369,10 @@ class Adam(Optimizer):
 
     def create_state(self, index, weight):
         if self.multi_precision and _is_low_precision(weight):
-            z = lambda: nd.zeros(weight.shape, weight.context, dtype="float32")
-            return (z(), z(), weight.astype("float32"))
-        z = lambda: nd.zeros(weight.shape, weight.context, dtype=weight.dtype)
+            # MXNet's generic multi-precision layout: (float32 master, (mean, var) in float32)
+            master = weight.astype("float32")
+            return (master, self.create_state(index, master))
+        z = lambda: nd.zeros(weight.shape, weight.context, dtype=weight.dtype)  # noqa: E731
         return (z(), z())
 
     create_state_multi_precision = create_state
@@ -382,8 +383,9 @@ class Adam(Optimizer):
         p = self._common_params(index)
         p["lr"] *= (1.0 - self.beta2 ** t) ** 0.5 / (1.0 - self.beta1 ** t)
         kw = dict(beta1=self.beta1, beta2=self.beta2, epsilon=self.epsilon, **p)
-        if len(state) == 3:
-            nd.mp_adam_update(weight, grad, state[0], state[1], state[2], out=weight, **kw)
+        if isinstance(state[1], tuple):
+            master, (mean, var) = state
+            nd.mp_adam_update(weight, grad, mean, var, master, out=weight, **kw)
         else:
             nd.adam_update(weight, grad, state[0], state[1], out=weight, **kw)
 

@@ -303,3 +303,18 @@ def test_module_optimizer_takes_lr_and_wd_mult_from_variable_attributes():
     after = {k: v.asnumpy() for k, v in mod.get_params()[0].items()}
     np.testing.assert_array_equal(after["fc1_weight"], before["fc1_weight"])  # lr_mult 0: frozen
     assert not np.allclose(after["fc1_bias"], before["fc1_bias"])
+
+
+def test_adam_float16_state_is_master_then_moments():
+    w, g = _arrays(8)
+    opt = mx.optimizer.Adam(multi_precision=True, learning_rate=0.01)
+    ref = mx.optimizer.Adam(learning_rate=0.01)
+    w16 = mx.nd.array(w, dtype="float16")
+    state = opt.create_state_multi_precision(0, w16)
+    assert state[0].dtype == np.float32 and [s.dtype for s in state[1]] == [np.float32, np.float32]
+    w32 = mx.nd.array(w.astype(np.float16).astype(np.float32), dtype="float32")
+    ref_state = ref.create_state(0, w32)
+    opt.update_multi_precision(0, w16, mx.nd.array(g, dtype="float16"), state)
+    ref.update(0, w32, mx.nd.array(g.astype(np.float16).astype(np.float32), dtype="float32"), ref_state)
+    np.testing.assert_allclose(state[0].asnumpy(), w32.asnumpy(), rtol=1e-6)
+    np.testing.assert_allclose(state[1][0].asnumpy(), ref_state[0].asnumpy(), rtol=1e-6)
