@@ -165,3 +165,23 @@ def test_amp_convert_model_data_names_default_to_inputs_without_values():
     # x (no value given) is the data and stays float32; the parameters go to bfloat16
     assert sym.infer_type(x="float32")[0][0] == np.float32
     assert {k: v.dtype for k, v in new_args.items()} == {"fc_weight": mx.base.bfloat16, "fc_bias": mx.base.bfloat16}
+
+
+def test_amp_convert_hybrid_block_cast_optional_params_keeps_params_16_bit():
+    net = mx.gluon.nn.HybridSequential()
+    net.add(mx.gluon.nn.Dense(8, in_units=4), mx.gluon.nn.Dense(3, in_units=8))
+    net.initialize()
+    net.hybridize()
+    x = mx.nd.random.uniform(shape=(2, 4))
+    want = net(x).asnumpy()
+    shared = amp.convert_hybrid_block(net, "bfloat16")
+    assert shared.collect_params()["dense0_weight"] is net.collect_params()["dense0_weight"]
+    low = amp.convert_hybrid_block(net, "bfloat16", cast_optional_params=True)
+    assert {p.dtype for p in low.collect_params().values()} == {"bfloat16"}
+    assert low.collect_params()["dense0_weight"].data().dtype == mx.base.bfloat16
+    # the source block keeps its float32 parameters; both blocks compute the same (to bfloat16)
+    assert {p.dtype for p in net.collect_params().values()} == {"float32"}
+    for block in (shared, low):
+        got = block(x)
+        assert got.dtype == np.float32
+        np.testing.assert_allclose(got.asnumpy(), want, rtol=0.05, atol=0.05)

@@ -227,17 +227,37 @@ def convert_hybrid_block(block, target_dtype="float16", target_dtype_ops=None, f
                          conditional_fp32_ops=None, excluded_sym_names=None, ctx=None,
                          cast_optional_params=False):
     """A hybridized block whose graph runs in mixed precision: returns a SymbolBlock of the
-    converted graph sharing the block's parameters (run the block once first so its graph is
-    known)."""
+    converted graph (run the block once first so its graph is known). It shares the block's
+    parameters, unless cast_optional_params gives some of them the 16-bit dtype: then, as in
+    MXNet, the new block has its own parameters, holding the block's values cast to the dtypes
+    the converted graph declares, on `ctx` (default: the contexts of the block's parameters)."""
     from ...gluon.block import SymbolBlock
     from ... import symbol as _sym
     if getattr(block, "_cached", None) is None:
         raise RuntimeError("convert_hybrid_block: hybridize() the block and run it once first")
     graph = block._cached[0]
     sym = convert_symbol(graph.symbol, target_dtype, target_dtype_ops, fp32_ops,
-                         conditional_fp32_ops, excluded_sym_names, data_names=graph.input_names)
-    out = SymbolBlock(sym, [_sym.var(n) for n in graph.input_names],
-                      params=block.collect_params())
+                         conditional_fp32_ops, excluded_sym_names, data_names=graph.input_names,
+                         cast_optional_params=cast_optional_params)
+    inputs = [_sym.var(n) for n in graph.input_names]
+    params = block.collect_params()
+    attrs = sym.attr_dict()
+    arg_types, _, aux_types = sym.infer_type_partial()
+    recast = {}
+    for names, types in ((sym.list_arguments(), arg_types), (sym.list_auxiliary_states(), aux_types)):
+        for name, t in zip(names, types):
+            if (name in params and t is not None and "__dtype__" in attrs.get(name, {})
+                    and dtype_name(t) != dtype_name(params[name].dtype)):
+                recast[name] = dtype_name(t)
+    if not recast:
+        return SymbolBlock(sym, inputs, params=params)
+    out = SymbolBlock(sym, inputs)
+    for name, p in out.collect_params().items():
+        src = params[name]
+        p.cast(recast.get(name, src.dtype))
+        value = src._reduce()
+        p._init_from(value if dtype_name(value.dtype) == p.dtype else value.astype(p.dtype),
+                     ctx if ctx is not None else src.list_ctx())
     return out
 
 
