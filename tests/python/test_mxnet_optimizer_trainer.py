@@ -318,3 +318,17 @@ def test_adam_float16_state_is_master_then_moments():
     ref.update(0, w32, mx.nd.array(g.astype(np.float16).astype(np.float32), dtype="float32"), ref_state)
     np.testing.assert_allclose(state[0].asnumpy(), w32.asnumpy(), rtol=1e-6)
     np.testing.assert_allclose(state[1][0].asnumpy(), ref_state[0].asnumpy(), rtol=1e-6)
+
+
+def test_operator_lr_mult_and_wd_mult_become_attributes_of_its_created_variables():
+    data = mx.sym.Variable("data")
+    bias = mx.sym.Variable("fc1_bias", lr_mult=1.0)
+    fc1 = mx.sym.FullyConnected(data=data, bias=bias, name="fc1", num_hidden=4, lr_mult=0)
+    attrs = fc1.attr_dict()
+    assert attrs["fc1_weight"]["__lr_mult__"] == "0" and attrs["fc1"]["__lr_mult__"] == "0"
+    assert attrs["fc1_bias"]["__lr_mult__"] == "1.0"  # a given variable keeps its own
+    assert "__lr_mult__" not in attrs.get("data", {})
+    opt = mx.optimizer.create("sgd", sym=fc1, param_idx2name={0: "fc1_weight", 1: "fc1_bias"})
+    assert opt.lr_mult == {"fc1_weight": 0.0, "fc1_bias": 1.0}
+    ex = fc1.simple_bind(mx.cpu(), data=(2, 3))  # the operator takes no lr_mult parameter
+    assert ex.forward()[0].shape == (2, 4)

@@ -436,14 +436,32 @@ def _compose(op_name, name, params, args, kwargs, attr):
     # MXNet names an unnamed contrib node after its python function (bilinearresize2d0)
     hint = op_name[len("_contrib_"):] if op_name.startswith("_contrib_") else op_name
     name = NameManager.current().get(name, hint)
+    # MXNet's hidden keys: lr_mult= / wd_mult= given to an operator are no operator parameters
+    # but attributes of its node and of the variables composition creates for it (FC's weight
+    # and bias), where Module's optimizer reads them
+    mults = {"__%s__" % k: str(params.pop(k)) for k in ("lr_mult", "wd_mult") if k in params}
     handle = _core.Symbol.create(op_name, name, params, [a.handle for a in args],
                                  {k: v.handle for k, v in kwargs.items()})
     sym = Symbol(handle)
     if attr:
         sym._set_attr(**attr)
+    if mults:
+        _set_hidden_attrs(handle, mults, [a.handle for a in args] + [v.handle for v in kwargs.values()])
     if op_name == "LeakyReLU" and params.get("act_type") == "prelu":
         _prelu_gamma_init(handle)
     return sym
+
+
+def _set_hidden_attrs(handle, attrs, given):
+    """attrs on the node of handle and on its input variables that composition created (those
+    not among the given symbols)."""
+    handle.set_attr(attrs)
+    given_names = {g.name() for g in given if g.is_variable()}
+    children = handle.get_children()
+    for i in range(children.num_outputs()):
+        child = children.output(i)
+        if child.is_variable() and child.name() not in given_names:
+            child.set_attr(attrs)
 
 
 #: the initializer MXNet's LeakyReLU gives its prelu gamma input
