@@ -313,6 +313,37 @@ def test_split_v2_follows_numpy_split():
     np.testing.assert_array_equal(a.grad.asnumpy(), expected)
 
 
+def test_cached_op_runs_a_symbol_imperatively_with_autograd():
+    sym = mx.sym.Convolution(mx.sym.var("data"), mx.sym.var("weight"), mx.sym.var("bias"), kernel=(3, 3),
+                             num_filter=4, name="c") + 2
+    op = mx.nd.CachedOp(sym)
+    rng = np.random.RandomState(1)
+    data, weight = (mx.nd.array(rng.uniform(-1, 1, s)) for s in [(2, 3, 6, 6), (4, 3, 3, 3)])
+    bias = mx.nd.ones((4,))
+    ref = sym.eval(data=data, weight=weight, bias=bias)[0].asnumpy()
+    np.testing.assert_allclose(op(data, weight, bias).asnumpy(), ref, rtol=1e-6)
+    bias[:] = 2  # a later call reads the arrays' current values
+    np.testing.assert_allclose(op(data, weight, bias).asnumpy(), ref + 1, rtol=1e-6)
+    out = mx.nd.zeros(ref.shape)
+    assert op(data, weight, bias, out=out) is out
+    np.testing.assert_allclose(out.asnumpy(), ref + 1, rtol=1e-6)
+    with pytest.raises(ValueError, match="3 inputs"):
+        op(data, weight)
+    # gradients through the op match those of the same graph bound directly
+    weight.attach_grad()
+    data.attach_grad()
+    with mx.autograd.record():
+        y = op(data, weight, bias) * 2
+    y.backward()
+    exe = sym.simple_bind(mx.cpu(), data=data.shape, weight=weight.shape, bias=bias.shape)
+    exe.forward(is_train=True, data=data, weight=weight, bias=bias)
+    exe.backward([mx.nd.full(ref.shape, 2.0)])
+    np.testing.assert_allclose(weight.grad.asnumpy(), exe.grad_dict["weight"].asnumpy(), rtol=1e-5)
+    np.testing.assert_allclose(data.grad.asnumpy(), exe.grad_dict["data"].asnumpy(), rtol=1e-5)
+    # another shape binds another executor
+    assert op(mx.nd.ones((1, 3, 4, 4)), weight, bias).shape == (1, 4, 2, 2)
+
+
 # ---- Executor -----------------------------------------------------------------------------------
 def test_executor_reshape_shares_views_and_guards_sizes():
     y = mx.sym.FullyConnected(mx.sym.var("x"), num_hidden=4, name="fc")

@@ -5,6 +5,7 @@ from . import ndarray, _internal, contrib, image, linalg, sparse, op, random, ut
 from .op import *  # the public operator functions
 from .ndarray import *  # the class and creation functions win over same-named ops
 from .ndarray import _invoke, _STORAGE_TYPE_STR_TO_ID
+from ._cached_op import CachedOp
 from .._fluent import add_fluent_methods as _add_fluent_methods
 
 # the underscore operators stay reachable as mx.nd._<name> as well, as scripts call them
