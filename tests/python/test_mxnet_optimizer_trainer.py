@@ -332,3 +332,20 @@ def test_operator_lr_mult_and_wd_mult_become_attributes_of_its_created_variables
     assert opt.lr_mult == {"fc1_weight": 0.0, "fc1_bias": 1.0}
     ex = fc1.simple_bind(mx.cpu(), data=(2, 3))  # the operator takes no lr_mult parameter
     assert ex.forward()[0].shape == (2, 4)
+
+
+def test_parameter_without_init_takes_the_default_initializer_whatever_its_name():
+    """MXNet's ParameterDict.initialize(init=...) hands its initializer to every parameter that
+    has none as the parameter's own, so 'x' (no weight/bias suffix) is initialized, and a
+    Trainer then steps from the loaded values."""
+    params = mx.gluon.ParameterDict()
+    x = params.get("x", shape=(4,))
+    params.initialize(ctx=[mx.cpu(0), mx.cpu(1)], init="zeros")
+    np.testing.assert_array_equal(x.data(mx.cpu(1)).asnumpy(), np.zeros(4))
+    y = params.get("y_moving_mean", shape=(3,))  # not zeros by name: the default applies
+    y.initialize(default_init=mx.init.One())
+    np.testing.assert_array_equal(y.data().asnumpy(), np.ones(3))
+    trainer = mx.gluon.Trainer([x], "sgd", {"learning_rate": 0.1})
+    _backward_ones(x)
+    trainer.step(1)
+    np.testing.assert_allclose(x.data(mx.cpu(0)).asnumpy(), np.full(4, -0.2), rtol=1e-6)

@@ -100,7 +100,11 @@ class Parameter:
             return
         default_init = default_init or _init.Uniform()
         ctxs = _ctx_list(ctx)
-        init = self.init if init is None else init
+        if init is None:
+            # as MXNet: without an initializer of its own, the default one initializes the
+            # parameter directly (its name does not pick the method: ParameterDict 'x' with
+            # init='zeros' is zeros)
+            init = default_init if self.init is None else self.init
         if not _known(self._shape):
             if not self.allow_deferred_init:
                 raise ValueError("Parameter %r has unknown shape %s and cannot be initialized "
