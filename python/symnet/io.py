@@ -105,22 +105,35 @@ class NDArrayIter(DataIter):
     num_parts/part_index (symnet's; ImageRecordIter's split a file by bytes, as MXNet's) give a
     rank of a distributed job its share: sample i belongs to part i % num_parts, and every part
     gets the same number of samples (floor(n / num_parts); the rest is left out) so that the
-    ranks step together."""
+    ranks step together.
+
+    layout (MXNet's): where 'N' stands is the batch axis of data and labels alike ('TNC': the
+    arrays are sliced along axis 1). hard_reset() starts the epoch again, dropping a rolled-over
+    remainder."""
 
     def __init__(self, data, label=None, batch_size=1, shuffle=False, last_batch_handle="pad",
-                 data_name="data", label_name="softmax_label", seed=0, num_parts=1, part_index=0):
+                 data_name="data", label_name="softmax_label", layout="NCHW", seed=0, num_parts=1,
+                 part_index=0):
         super().__init__(batch_size)
+        self.layout = layout
+        self._axis = axis = layout.find("N")
+        if axis < 0:
+            raise ValueError("NDArrayIter: layout %r has no batch axis 'N'" % (layout,))
         self.data = _as_named(data, data_name)
         self.label = _as_named(label, label_name)
-        sizes = {len(v) for v in list(self.data.values()) + list(self.label.values())}
+        for k, v in list(self.data.items()) + list(self.label.items()):
+            if v.ndim <= axis:
+                raise ValueError("NDArrayIter: %r has %d dimensions, too few for the batch axis %d of layout %r"
+                                 % (k, v.ndim, axis, layout))
+        sizes = {v.shape[axis] for v in list(self.data.values()) + list(self.label.values())}
         if len(sizes) != 1:
             raise ValueError("data and labels must have the same number of samples, got %s" % sorted(sizes))
         if not (num_parts >= 1 and 0 <= part_index < num_parts):
             raise ValueError("NDArrayIter: part_index %d is not in [0, num_parts=%d)" % (part_index, num_parts))
         if num_parts > 1:
             share = np.arange(part_index, (min(sizes) // num_parts) * num_parts, num_parts)
-            self.data = OrderedDict((k, v[share]) for k, v in self.data.items())
-            self.label = OrderedDict((k, v[share]) for k, v in self.label.items())
+            self.data = OrderedDict((k, np.take(v, share, axis=axis)) for k, v in self.data.items())
+            self.label = OrderedDict((k, np.take(v, share, axis=axis)) for k, v in self.label.items())
             sizes = {len(share)}
         self.num_data = sizes.pop()
         if self.num_data == 0:
@@ -137,13 +150,18 @@ class NDArrayIter(DataIter):
         self._carry = np.zeros(0, dtype=np.int64)
         self._start_epoch()
 
+    def _descs(self, arrays):
+        a = self._axis
+        return [DataDesc(k, v.shape[:a] + (self.batch_size,) + v.shape[a + 1:], v.dtype, self.layout)
+                for k, v in arrays.items()]
+
     @property
     def provide_data(self):
-        return [DataDesc(k, (self.batch_size,) + v.shape[1:], v.dtype) for k, v in self.data.items()]
+        return self._descs(self.data)
 
     @property
     def provide_label(self):
-        return [DataDesc(k, (self.batch_size,) + v.shape[1:], v.dtype) for k, v in self.label.items()]
+        return self._descs(self.label)
 
     def _start_epoch(self):
         order = np.arange(self.num_data)
@@ -163,6 +181,12 @@ class NDArrayIter(DataIter):
     def reset(self):
         if self.last_batch_handle == "roll_over" and self._cursor + self.batch_size < len(self._order):
             pass  # the remainder was already carried in iter_next
+        self.epoch += 1
+        self._start_epoch()
+
+    def hard_reset(self):
+        """Back to the start of the data, leaving out what roll_over carried (MXNet's)."""
+        self._carry = np.zeros(0, dtype=np.int64)
         self.epoch += 1
         self._start_epoch()
 
@@ -193,7 +217,7 @@ class NDArrayIter(DataIter):
         return True
 
     def _take(self, arrays):
-        return [nd.array(v[self._batch_idx], dtype=v.dtype) for v in arrays.values()]
+        return [nd.array(np.take(v, self._batch_idx, axis=self._axis), dtype=v.dtype) for v in arrays.values()]
 
     def getdata(self):
         return self._take(self.data)

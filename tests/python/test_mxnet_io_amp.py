@@ -34,6 +34,30 @@ def test_ndarrayiter_orders_named_arrays_by_name():
     assert [x.shape for x in batch.data] == [(2, 3), (2, 2)]
 
 
+def test_ndarrayiter_layout_names_the_batch_axis():
+    data = np.arange(60, dtype=np.float32).reshape(3, 10, 2)
+    label = np.arange(30, dtype=np.float32).reshape(3, 10)
+    it = mx.io.NDArrayIter(data, label, batch_size=4, layout="TNC")
+    assert [(d.shape, d.layout) for d in it.provide_data] == [((3, 4, 2), "TNC")]
+    assert [d.shape for d in it.provide_label] == [(3, 4)]
+    batches = list(it)
+    assert len(batches) == 3 and batches[-1].pad == 2
+    np.testing.assert_array_equal(batches[1].data[0].asnumpy(), data[:, 4:8])
+    np.testing.assert_array_equal(batches[1].label[0].asnumpy(), label[:, 4:8])
+    assert mx.io.NDArrayIter(np.zeros((4, 2)), batch_size=2, layout="NTC").provide_data[0].layout == "NTC"
+    with pytest.raises(ValueError, match="no batch axis"):
+        mx.io.NDArrayIter(data, batch_size=2, layout="TC")
+
+
+def test_ndarrayiter_hard_reset_drops_the_rolled_over_rest():
+    data = np.arange(10, dtype=np.float32).reshape(10, 1)
+    soft, hard = (mx.io.NDArrayIter(data, batch_size=4, last_batch_handle="roll_over") for _ in range(2))
+    assert len(list(soft)) == 2 and len(list(hard)) == 2
+    soft.reset()  # the two samples left over open the next epoch
+    assert next(soft).data[0].asnumpy().ravel().tolist() == [8, 9, 0, 1]
+    hard.hard_reset()
+    assert next(hard).data[0].asnumpy().ravel().tolist() == [0, 1, 2, 3]
+
 def test_databatch_str_names_the_shapes():
     batch = mx.io.DataBatch(data=[mx.nd.ones((2, 3))])
     assert str(batch) == "DataBatch: data shapes: [(2, 3)] label shapes: None"
