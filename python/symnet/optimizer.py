@@ -435,9 +435,25 @@ class Updater:
         self.states = {}
 
     def __call__(self, index, grad, weight):
+        """One update, or one per element when index, grad and weight are lists (MXNet's
+        aggregated call); states are made and updates run by the *_multi_precision methods, as
+        MXNet's Updater does, so float16 weights get their master copies."""
+        if isinstance(index, (list, tuple)):
+            for i, g, w in zip(index, grad, weight):
+                self(i, g, w)
+            return
         if index not in self.states:
-            self.states[index] = self.optimizer.create_state(index, weight)
-        self.optimizer.update(index, weight, grad, self.states[index])
+            self.states[index] = self.optimizer.create_state_multi_precision(index, weight)
+        self.optimizer.update_multi_precision(index, weight, grad, self.states[index])
+
+    def sync_state_context(self, state, context):
+        """state (an array, or nested tuples and lists of them) copied to context."""
+        if isinstance(state, nd.NDArray):
+            return state.as_in_context(context)
+        if isinstance(state, (tuple, list)):
+            synced = [self.sync_state_context(s, context) for s in state]
+            return tuple(synced) if isinstance(state, tuple) else synced
+        return state
 
 
 def get_updater(optimizer):

@@ -349,3 +349,15 @@ def test_parameter_without_init_takes_the_default_initializer_whatever_its_name(
     _backward_ones(x)
     trainer.step(1)
     np.testing.assert_allclose(x.data(mx.cpu(0)).asnumpy(), np.full(4, -0.2), rtol=1e-6)
+
+
+def test_updater_uses_multi_precision_methods_and_takes_lists():
+    w, g = _arrays(9)
+    up = mx.optimizer.get_updater(mx.optimizer.AdaGrad(multi_precision=True, learning_rate=0.1))
+    w16 = mx.nd.array(w, dtype="float16")
+    up([0, 1], [mx.nd.array(g, dtype="float16"), mx.nd.array(g)], [w16, mx.nd.array(w)])
+    assert up.states[0][0].dtype == np.float32  # (master, history) for the float16 weight
+    assert up.states[1].dtype == np.float32 and up.states[1].shape == w.shape
+    np.testing.assert_array_equal(w16.asnumpy(), up.states[0][0].asnumpy().astype(np.float16))
+    moved = up.sync_state_context(up.states[0], mx.cpu(1))
+    assert isinstance(moved, tuple) and moved[0].context == mx.cpu(1)
