@@ -418,6 +418,8 @@ register = Optimizer.register
 # the other optimizers register themselves on import
 from ._optimizers_extra import (DCASGD, FTML, LAMB, LARS, SGLD, AdaDelta, AdaGrad, Adamax,  # noqa: E402,F401
                                 AdamW, Ftrl, Nadam, RMSProp, SignSGD, Signum, Test, ccSGD)
+# mx.optimizer.contrib.GroupAdaGrad, as in MXNet
+from . import _optimizer_contrib as contrib  # noqa: E402,F401
 
 
 def create(name, **kwargs):

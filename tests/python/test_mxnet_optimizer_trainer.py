@@ -361,3 +361,17 @@ def test_updater_uses_multi_precision_methods_and_takes_lists():
     np.testing.assert_array_equal(w16.asnumpy(), up.states[0][0].asnumpy().astype(np.float16))
     moved = up.sync_state_context(up.states[0], mx.cpu(1))
     assert isinstance(moved, tuple) and moved[0].context == mx.cpu(1)
+
+
+def test_group_adagrad_keeps_one_history_per_row():
+    w, g = _arrays(10, shape=(3, 4))
+    lr, eps = 0.1, 1e-5
+    opt = mx.optimizer.contrib.GroupAdaGrad(learning_rate=lr, eps=eps)
+    assert isinstance(mx.optimizer.create("groupadagrad"), mx.optimizer.contrib.GroupAdaGrad)
+    weight = mx.nd.array(w)
+    state = opt.create_state(0, weight)
+    assert state.shape == (3, 1)
+    opt.update(0, weight, mx.nd.array(g), state)
+    hist = np.mean(g * g, axis=1, keepdims=True)
+    np.testing.assert_allclose(state.asnumpy(), hist, rtol=1e-6)
+    np.testing.assert_allclose(weight.asnumpy(), w - lr * g / np.sqrt(hist + eps), rtol=1e-5)
