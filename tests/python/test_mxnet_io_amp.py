@@ -192,17 +192,19 @@ def test_amp_convert_model_data_names_default_to_inputs_without_values():
 
 
 def test_amp_convert_hybrid_block_cast_optional_params_keeps_params_16_bit():
-    net = mx.gluon.nn.HybridSequential()
-    net.add(mx.gluon.nn.Dense(8, in_units=4), mx.gluon.nn.Dense(3, in_units=8))
+    # explicit prefixes: auto names (dense0_) depend on what earlier tests in the process made
+    net = mx.gluon.nn.HybridSequential(prefix="net_")
+    with net.name_scope():
+        net.add(mx.gluon.nn.Dense(8, in_units=4, prefix="d0_"), mx.gluon.nn.Dense(3, in_units=8, prefix="d1_"))
     net.initialize()
     net.hybridize()
     x = mx.nd.random.uniform(shape=(2, 4))
     want = net(x).asnumpy()
     shared = amp.convert_hybrid_block(net, "bfloat16")
-    assert shared.collect_params()["dense0_weight"] is net.collect_params()["dense0_weight"]
+    assert shared.collect_params()["net_d0_weight"] is net.collect_params()["net_d0_weight"]
     low = amp.convert_hybrid_block(net, "bfloat16", cast_optional_params=True)
     assert {p.dtype for p in low.collect_params().values()} == {"bfloat16"}
-    assert low.collect_params()["dense0_weight"].data().dtype == mx.base.bfloat16
+    assert low.collect_params()["net_d0_weight"].data().dtype == mx.base.bfloat16
     # the source block keeps its float32 parameters; both blocks compute the same (to bfloat16)
     assert {p.dtype for p in net.collect_params().values()} == {"float32"}
     for block in (shared, low):
