@@ -1,10 +1,28 @@
 """Devices: symnet.cpu(), symnet.gpu(i), and the default-context scope."""
 import threading
+import warnings
 
 from . import _core
 
 
-class Context:
+class _ContextMeta(type):
+    """Gives Context MXNet's deprecated class attribute default_ctx, readable and assignable on
+    the class (Context.default_ctx = cpu(1)), per thread like the `with ctx:` scope."""
+
+    @property
+    def default_ctx(cls):
+        warnings.warn("Context.default_ctx is deprecated (as in MXNet); use current_context()",
+                      DeprecationWarning, stacklevel=2)
+        return current_context()
+
+    @default_ctx.setter
+    def default_ctx(cls, ctx):
+        warnings.warn("Context.default_ctx is deprecated (as in MXNet); use `with ctx:` or "
+                      "test_utils.set_default_context", DeprecationWarning, stacklevel=2)
+        Context._default.value = ctx
+
+
+class Context(metaclass=_ContextMeta):
     """A device, as MXNet's Context: device_type plus device_id. The types are MXNet's: 'cpu',
     'gpu', and MXNet's two kinds of host memory, 'cpu_pinned' (page-locked) and 'cpu_shared'
     (shared between processes). symnet allocates both as ordinary host memory: arrays there are
@@ -52,6 +70,11 @@ class Context:
 
     def __exit__(self, *exc):
         Context._default.value = Context._default.stack.pop()
+
+    @property
+    def default_ctx(self):
+        """The thread's default context (MXNet's deprecated spelling, also on instances)."""
+        return type(self).default_ctx
 
     _by_handle = {}
 

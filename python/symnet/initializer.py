@@ -18,6 +18,15 @@ def _alias(name, klass):
     _REGISTRY[name] = klass
 
 
+def _same_value(a, b):
+    """Whether two initializer arguments are equal; arrays (NDArray or NumPy) by their values."""
+    if hasattr(a, "asnumpy") or hasattr(b, "asnumpy") or isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        a = a.asnumpy() if hasattr(a, "asnumpy") else np.asarray(a)
+        b = b.asnumpy() if hasattr(b, "asnumpy") else np.asarray(b)
+        return a.shape == b.shape and bool(np.array_equal(a, b))
+    return a == b
+
+
 class InitDesc(str):
     """A parameter name that also carries its variable attributes (MXNet passes these)."""
 
@@ -45,6 +54,19 @@ class Initializer:
             return self._rng
         from . import random
         return random.host_rng()
+
+    def __eq__(self, other):
+        """Equal when of the same class with the same arguments (as MXNet's), so that two blocks
+        built alike give their parameters equal initializers."""
+        if not isinstance(other, Initializer):
+            return NotImplemented
+        if type(self) is not type(other) or self._kwargs.keys() != other._kwargs.keys():
+            return False
+        return all(_same_value(self._kwargs[k], other._kwargs[k]) for k in self._kwargs)
+
+    def __hash__(self):
+        # equal initializers are of one class; hashing by it keeps them usable as keys
+        return hash(type(self))
 
     def dumps(self):
         """MXNet's text form: '["xavier", {"magnitude": 2}]'."""
@@ -99,6 +121,14 @@ class Constant(Initializer):
 
     def _init_weight(self, name, arr):
         arr[:] = self.value
+
+    def dumps(self):
+        """As MXNet: an array value is written as nested lists, and (MXNet's quirk, kept so that
+        `json.dumps([name, init._kwargs])` afterwards gives the same text) _kwargs keeps the lists."""
+        val = self._kwargs["value"]
+        if not np.isscalar(val):
+            self._kwargs["value"] = val.tolist() if isinstance(val, np.ndarray) else val.asnumpy().tolist()
+        return json.dumps([self.__class__.__name__.lower(), self._kwargs])
 
 
 @register
@@ -159,6 +189,43 @@ class MSRAPrelu(Xavier):
     def __init__(self, factor_type="avg", slope=0.25):
         super().__init__("gaussian", factor_type, 2.0 / (1 + slope ** 2))
         self._kwargs = {"factor_type": factor_type, "slope": slope}
+
+
+@register
+class Bilinear(Initializer):
+    """Weights of a bilinear-upsampling kernel (for a Deconvolution): each (H, W) slice is the
+    outer product of a tent that peaks at the kernel's centre, the same for every channel pair."""
+
+    def _init_weight(self, name, arr):
+        shape = arr.shape
+        f = np.ceil(shape[3] / 2.0)
+        c = (2 * f - 1 - f % 2) / (2.0 * f)
+        tent_x = 1 - np.abs(np.arange(shape[3]) / f - c)
+        tent_y = 1 - np.abs(np.arange(shape[2]) / f - c)
+        # float32 like MXNet, so the values equal its to the last bit
+        kernel = (tent_y[:, None] * tent_x[None, :]).astype(np.float32)
+        arr[:] = np.broadcast_to(kernel, shape)
+
+
+@register
+class LSTMBias(Initializer):
+    """Zeros, except the forget gate's quarter (the second of the gates i, f, c, o), which gets
+    `forget_bias`: the gate starts open, so the cell remembers from the start of training.
+
+    Parameters
+    ----------
+    forget_bias : float
+        The value of the forget gate's biases.
+    """
+
+    def __init__(self, forget_bias=1.0):
+        super().__init__(forget_bias=forget_bias)
+        self.forget_bias = forget_bias
+
+    def _init_weight(self, name, arr):
+        h = arr.shape[0] // 4
+        arr[:] = 0.0
+        arr[h:2 * h] = self.forget_bias
 
 
 @register

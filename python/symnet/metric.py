@@ -1,6 +1,8 @@
 """Evaluation metrics (MXNet's): Accuracy, TopKAccuracy, CrossEntropy, NegativeLogLikelihood,
 Perplexity, MAE, MSE, RMSE, F1, MCC, PearsonCorrelation, Loss, CompositeEvalMetric, CustomMetric,
 and metric.create('acc'), with MXNet 1.9.1's names, defaults and per-batch averaging."""
+import json
+
 import numpy as np
 
 from .base import MXNetError
@@ -10,8 +12,10 @@ _REGISTRY = {}
 
 
 def register(*names):
+    """Registers a metric class under its own name (lower case, as MXNet's registry keys it, so
+    that get_config's 'metric': 'TopKAccuracy' finds it) and under the given aliases."""
     def deco(klass):
-        for n in names:
+        for n in (klass.__name__,) + names:
             _REGISTRY[n.lower()] = klass
         return klass
     return deco
@@ -56,10 +60,24 @@ def _class_labels(label, num_classes, metric):
 
 
 class EvalMetric:
-    def __init__(self, name, output_names=None, label_names=None):
-        self.name = name
+    """Base of the metrics. Keyword arguments beyond the names are the subclass's settings, kept
+    for get_config (as MXNet keeps them)."""
+
+    def __init__(self, name, output_names=None, label_names=None, **kwargs):
+        self.name = str(name)
         self.output_names, self.label_names = output_names, label_names
+        kwargs.pop("has_global_stats", None)  # MXNet's flag; every symnet metric keeps global totals
+        self._kwargs = kwargs
         self.reset()
+
+    def get_config(self):
+        """The settings that metric.create(config) (or create(json.dumps(config))) builds the same
+        metric from: the class name under 'metric', the name, output and label names, and the
+        subclass's own arguments."""
+        config = dict(self._kwargs)
+        config.update({"metric": self.__class__.__name__, "name": self.name,
+                       "output_names": self.output_names, "label_names": self.label_names})
+        return config
 
     def reset(self):
         self.num_inst = 0
@@ -112,7 +130,7 @@ class EvalMetric:
 class Accuracy(EvalMetric):
     def __init__(self, axis=1, name="accuracy", **kw):
         self.axis = axis
-        super().__init__(name, **kw)
+        super().__init__(name, axis=axis, **kw)
 
     def update(self, labels, preds):
         for label, pred in _pairs(labels, preds):
@@ -132,7 +150,15 @@ class Accuracy(EvalMetric):
 class TopKAccuracy(EvalMetric):
     def __init__(self, top_k=1, name="top_k_accuracy", **kw):
         self.top_k = top_k
-        super().__init__("%s_%d" % (name, top_k), **kw)
+        self._base_name = name
+        super().__init__("%s_%d" % (name, top_k), top_k=top_k, **kw)
+
+    def get_config(self):
+        # the name as given: MXNet's config holds the suffixed one, so its copy reads
+        # 'top_k_accuracy_3_3'
+        config = super().get_config()
+        config["name"] = self._base_name
+        return config
 
     def update(self, labels, preds):
         for label, pred in _pairs(labels, preds):
@@ -147,7 +173,7 @@ class TopKAccuracy(EvalMetric):
 class CrossEntropy(EvalMetric):
     def __init__(self, eps=1e-12, name="cross-entropy", **kw):
         self.eps = eps
-        super().__init__(name, **kw)
+        super().__init__(name, eps=eps, **kw)
 
     def update(self, labels, preds):
         for label, pred in _pairs(labels, preds):
@@ -222,7 +248,8 @@ class _Counted(EvalMetric):
         if average not in ("macro", "micro"):
             raise ValueError("metric %s: average must be 'macro' or 'micro', got %r" % (name, average))
         self.average = average
-        super().__init__(name, **kw)
+        # MXNet leaves `average` out of get_config, so a micro metric comes back macro; kept here
+        super().__init__(name, average=average, **kw)
 
     def _zero(self):
         raise NotImplementedError()
@@ -371,7 +398,8 @@ class Perplexity(EvalMetric):
 
     def __init__(self, ignore_label=None, axis=-1, name="perplexity", **kw):
         self.ignore_label, self.axis = ignore_label, axis
-        super().__init__(name, **kw)
+        # get_config has `axis` too (MXNet's lacks it, so its copy would use axis -1)
+        super().__init__(name, ignore_label=ignore_label, axis=axis, **kw)
 
     def update(self, labels, preds):
         for label, pred in _pairs(labels, preds):
@@ -397,6 +425,77 @@ class Perplexity(EvalMetric):
         return name, float(np.exp(value))
 
 
+@register()
+class PCC(EvalMetric):
+    """MXNet's PCC: the multiclass form of Matthews' correlation, computed from the confusion
+    matrix of every update since the last reset (get) or since reset (get_global), not averaged
+    over batches. Predictions are class scores (argmax over axis 1) or class indices shaped like
+    the labels; the matrix grows to the largest class seen. NaN while a row or column sum leaves
+    no variance (a single class predicted or present)."""
+
+    def __init__(self, name="pcc", **kw):
+        self.k = 2
+        super().__init__(name, **kw)
+
+    @staticmethod
+    def _score(cm):
+        n = cm.sum()
+        pred_tot, true_tot = cm.sum(axis=1), cm.sum(axis=0)
+        var_pred, var_true = np.sum(pred_tot * (n - pred_tot)), np.sum(true_tot * (n - true_tot))
+        if var_pred == 0 or var_true == 0:
+            return float("nan")
+        return float(np.sum(cm.diagonal() * n - pred_tot * true_tot) / (var_pred * var_true) ** 0.5)
+
+    def _grow(self, k):
+        pad = ((0, k - self.k), (0, k - self.k))
+        self._lcm, self._gcm = np.pad(self._lcm, pad), np.pad(self._gcm, pad)
+        self.k = k
+
+    def reset(self):
+        self.global_num_inst = 0
+        self._gcm = np.zeros((self.k, self.k))
+        self.num_inst = 0
+        self._lcm = np.zeros((self.k, self.k))
+
+    def reset_local(self):
+        self.num_inst = 0
+        self._lcm = np.zeros((self.k, self.k))
+
+    # as in MXNet, the sums are views of the confusion matrices (score times update count)
+    @property
+    def sum_metric(self):
+        return self._score(self._lcm) * self.num_inst
+
+    @property
+    def global_sum_metric(self):
+        return self._score(self._gcm) * self.global_num_inst
+
+    def update(self, labels, preds):
+        for label, pred in _pairs(labels, preds):
+            lab, p = _np(label).astype(np.int64), _np(pred)
+            p = p.argmax(axis=1) if p.shape != lab.shape else p.astype(np.int64)
+            lab, p = lab.ravel(), p.ravel()
+            if lab.size != p.size:
+                raise ValueError("metric %s: %d labels for %d predictions" % (self.name, lab.size, p.size))
+            if lab.size and ((lab < 0).any() or (p < 0).any()):
+                raise ValueError("metric %s: class indices must not be negative" % self.name)
+            top = int(max(p.max(initial=0), lab.max(initial=0))) + 1
+            if top > self.k:
+                self._grow(top)
+            cm = np.zeros((self.k, self.k))
+            np.add.at(cm, (p, lab), 1)
+            self._lcm += cm
+            self._gcm += cm
+        # one instance per update call, not per sample (MXNet's counting)
+        self.num_inst += 1
+        self.global_num_inst += 1
+
+    def get_global(self):
+        if self.global_num_inst == 0:
+            return self.name, float("nan")
+        return self.name, self._score(self._gcm)
+
+
 @register("loss")
 class Loss(EvalMetric):
     """The mean of the outputs (for nets whose output is their loss)."""
@@ -411,10 +510,35 @@ class Loss(EvalMetric):
             self.num_inst += p.size
 
 
+@register()
+class Torch(Loss):
+    """MXNet's Loss metric under the name 'torch'."""
+
+    def __init__(self, name="torch", **kw):
+        super().__init__(name, **kw)
+
+
+@register()
+class Caffe(Loss):
+    """MXNet's Loss metric under the name 'caffe'."""
+
+    def __init__(self, name="caffe", **kw):
+        super().__init__(name, **kw)
+
+
+@register("composite")
 class CompositeEvalMetric(EvalMetric):
+    """Several metrics updated together; get returns their names and values as lists. `metrics`
+    may hold metrics, names or get_config dicts."""
+
     def __init__(self, metrics=None, name="composite", **kw):
         self.metrics = [create(m) for m in (metrics or [])]
         super().__init__(name, **kw)
+
+    def get_config(self):
+        config = super().get_config()
+        config["metrics"] = [m.get_config() for m in self.metrics]
+        return config
 
     def add(self, metric):
         self.metrics.append(create(metric))
@@ -446,28 +570,69 @@ class CompositeEvalMetric(EvalMetric):
         return names, values
 
 
-def create(metric, *args, **kwargs):
-    """A metric from an instance, a name ('acc', 'ce', 'top_k_accuracy'), a list, or a callable."""
+def create(metric=None, *args, **kwargs):
+    """A metric from an instance, a registered name ('acc', 'ce', 'TopKAccuracy'), a get_config
+    dict or its JSON text, MXNet's '["name", {kwargs}]' text, a list (a CompositeEvalMetric whose
+    children get the same arguments), or a function (label, pred) -> value (a CustomMetric)."""
+    if metric is None:
+        if "metric" not in kwargs:
+            raise TypeError("metric.create needs a metric (a name, a config or a function)")
+        metric = kwargs.pop("metric")
     if isinstance(metric, EvalMetric):
+        if args or kwargs:
+            raise ValueError("metric.create: %r is already a metric; it takes no further arguments" % metric)
         return metric
     if isinstance(metric, (list, tuple)):
-        return CompositeEvalMetric([create(m) for m in metric])
+        return CompositeEvalMetric([create(m, *args, **kwargs) for m in metric])
+    if isinstance(metric, dict):
+        return create(**metric)
     if isinstance(metric, str):
+        text = metric.strip()
+        if text.startswith(("[", "{")):
+            if args or kwargs:
+                raise ValueError("metric.create: a JSON config takes no further arguments")
+            config = json.loads(text)
+            if isinstance(config, dict):
+                return create(**config)
+            name, config = config
+            return create(name, **config)
         try:
-            return _REGISTRY[metric.lower()](*args, **kwargs)
+            klass = _REGISTRY[metric.lower()]
         except KeyError:
             raise ValueError("unknown metric %r; known: %s" % (metric, ", ".join(sorted(_REGISTRY)))) from None
+        return klass(*args, **kwargs)
     if callable(metric):
-        return CustomMetric(metric)
+        return CustomMetric(metric, *args, **kwargs)
     raise TypeError("cannot make a metric from %r" % (metric,))
 
 
+@register()
 class CustomMetric(EvalMetric):
-    def __init__(self, feval, name=None, **kw):
+    """A metric from a function feval(label, pred) of NumPy arrays that returns a value (one
+    instance) or a (sum, count) pair. allow_extra_outputs: more predictions than labels is not an
+    error (the extra ones, e.g. an RNN's states, are skipped)."""
+
+    def __init__(self, feval, name=None, allow_extra_outputs=False, **kw):
         self._feval = feval
-        super().__init__(name or getattr(feval, "__name__", "custom"), **kw)
+        self._allow_extra_outputs = allow_extra_outputs
+        if name is None:
+            name = getattr(feval, "__name__", "custom")
+            name = "custom(%s)" % name if "<" in name else name  # MXNet's name for a lambda
+        super().__init__(name, feval=feval, allow_extra_outputs=allow_extra_outputs, **kw)
 
     def update(self, labels, preds):
-        for label, pred in _pairs(labels, preds):
-            self.sum_metric += float(self._feval(_np(label), _np(pred)))
-            self.num_inst += 1
+        if self._allow_extra_outputs:
+            pairs = zip(_listed(labels), _listed(preds))
+        else:
+            pairs = _pairs(labels, preds)
+        for label, pred in pairs:
+            value = self._feval(_np(label), _np(pred))
+            if isinstance(value, tuple):
+                self.sum_metric += float(value[0])
+                self.num_inst += value[1]
+            else:
+                self.sum_metric += float(value)
+                self.num_inst += 1
+
+    def get_config(self):
+        raise NotImplementedError("CustomMetric cannot be serialized: its function is not data")

@@ -1,6 +1,8 @@
 """Gluon blocks: Block (imperative), HybridBlock (imperative or traced once per input
 signature into a Symbol and run by a bound executor), SymbolBlock (a loaded symbol)."""
+import os
 import threading
+import warnings
 import weakref
 from collections import OrderedDict
 
@@ -10,6 +12,7 @@ from .. import symbol as _sym
 from ..context import current_context
 from ..name import NameManager, Prefix
 from .parameter import DeferredInitializationError, Parameter, ParameterDict
+from .utils import HookHandle
 
 
 class _BlockScope:
@@ -78,14 +81,43 @@ def _flatten(args, what):
     if args is None:
         return [None], -1
     if not isinstance(args, (list, tuple)):
-        raise TypeError("%s must be NDArrays or Symbols (or lists of them), not %s"
-                        % (what, type(args).__name__))
+        # ValueError as MXNet's: a hybridized block takes no scalars among its inputs
+        raise ValueError("%s must be NDArrays or Symbols (or lists of them, or None), not %s"
+                         % (what, type(args).__name__))
     flat, fmts = [], []
     for a in args:
         f, fmt = _flatten(a, what)
         flat.extend(f)
         fmts.append(fmt)
     return flat, fmts
+
+
+def _input_kinds(args):
+    """What a call's inputs hold, nested lists searched: (any Symbol, any NDArray, the set of
+    the NDArrays' contexts, the first NDArray's context). Other values (None, scalars) count as
+    neither."""
+    has_sym, has_nd, ctxs, first = False, False, set(), None
+    stack = list(reversed(args))
+    while stack:
+        a = stack.pop()
+        if isinstance(a, _sym.Symbol):
+            has_sym = True
+        elif isinstance(a, nd.NDArray):
+            has_nd = True
+            ctxs.add(a.context)
+            first = first or a.context
+        elif isinstance(a, (list, tuple)):
+            stack.extend(reversed(a))
+    return has_sym, has_nd, ctxs, first
+
+
+def _formats_agree(stored, given):
+    """Whether a call's input format fits the traced one: equal, or differing only by trailing
+    None arguments (an optional input left at its default), as MXNet allows."""
+    if stored == given:
+        return True
+    short, long_ = (given, stored) if len(given) < len(stored) else (stored, given)
+    return short == long_[:len(short)] and all(f == -1 for f in long_[len(short):])
 
 
 def _regroup(flat, fmt):
@@ -160,18 +192,50 @@ class Block:
         self._children[name] = block
 
     def register_forward_hook(self, hook):
-        key = id(hook)
-        self._forward_hooks[key] = hook
-        return key
+        """hook(block, inputs, output) after each forward; returns a HookHandle (detach())."""
+        handle = HookHandle()
+        handle.attach(self._forward_hooks, hook)
+        return handle
 
     def register_forward_pre_hook(self, hook):
-        key = id(hook)
-        self._forward_pre_hooks[key] = hook
-        return key
+        """hook(block, inputs) before each forward; returns a HookHandle (detach())."""
+        handle = HookHandle()
+        handle.attach(self._forward_pre_hooks, hook)
+        return handle
+
+    def apply(self, fn):
+        """Calls fn(block) on every descendant, children before parents, then on this block;
+        returns this block."""
+        for child in self._children.values():
+            child.apply(fn)
+        fn(self)
+        return self
+
+    def _check_container_with_block(self):
+        """Warns about Blocks held in a list, tuple or dict attribute and not registered as
+        children: their parameters would be missing from collect_params (MXNet's warning)."""
+        children = set(map(id, self._children.values()))
+
+        def unregistered(data):
+            if isinstance(data, (list, tuple)):
+                return any(unregistered(e) for e in data)
+            if isinstance(data, dict):
+                return any(unregistered(v) for v in data.values())
+            return isinstance(data, Block) and id(data) not in children
+
+        for k, v in self.__dict__.items():
+            if isinstance(v, (list, tuple, dict)) and not (k.startswith("__") or k == "_children"):
+                if unregistered(v):
+                    warnings.warn('"%s.%s" is an unregistered container with Blocks. Blocks inside '
+                                  "a list, tuple or dict are not registered automatically: "
+                                  "register them with register_child() or use "
+                                  "nn.Sequential/nn.HybridSequential instead."
+                                  % (self.__class__.__name__, k), stacklevel=3)
 
     def collect_params(self, select=None):
         """Every parameter of this block and its children, by full name; select: a regular
         expression the names must match."""
+        self._check_container_with_block()
         ret = ParameterDict(self._params.prefix)
         ret.update(self.params if select is None else self.params.select(select))
         for child in self._children.values():
@@ -243,6 +307,9 @@ class Block:
         if loaded and not any(k in params for k in loaded):
             # a file with full names: match the collect_params() names
             params = dict(self.collect_params().items())
+            if self.prefix and not any(k in params for k in loaded):
+                # save_params (MXNet's legacy form) writes them without the block's prefix
+                loaded = {self.prefix + k: v for k, v in loaded.items()}
         dtypes = {id(p): p.dtype for p in params.values()}
         _load_into(params, loaded, ctx, allow_missing, ignore_extra, filename, cast_dtype,
                    dtype_source)
@@ -256,9 +323,17 @@ class Block:
         for child in self._children.values():
             child._drop_cached_graphs()
 
-    # MXNet 1.x's older names
-    save_params = save_parameters
-    load_params = load_parameters
+    def save_params(self, filename):
+        """Deprecated (MXNet 1.x's older form): saves the parameters by their full names less
+        this block's prefix, the names a SymbolBlock of the exported graph loads."""
+        warnings.warn("save_params is deprecated; use save_parameters (or export, to load the "
+                      "model as a SymbolBlock)", stacklevel=2)
+        self.collect_params().save(filename, strip_prefix=self.prefix)
+
+    def load_params(self, filename, ctx=None, allow_missing=False, ignore_extra=False):
+        """Deprecated: load_parameters (which reads save_params' files too)."""
+        warnings.warn("load_params is deprecated; use load_parameters", stacklevel=2)
+        self.load_parameters(filename, ctx, allow_missing, ignore_extra)
 
     def __call__(self, *args):
         for hook in self._forward_pre_hooks.values():
@@ -277,22 +352,26 @@ class Block:
         hooks = []
 
         def add_hook(block):
+            if isinstance(block, HybridBlock) and block._active:
+                # as MXNet: a hybridized block runs as one graph, its children's hooks unseen
+                raise AssertionError('"%s" must not be hybridized to print summary.' % block.name)
+
             def hook(blk, _, out):
                 outs = out if isinstance(out, (list, tuple)) else [out]
                 shapes = [o.shape for o in outs if isinstance(o, nd.NDArray)]
                 n = sum(int(_prod(p.shape)) for p in blk.params.values() if p.shape)
                 rows.append(("%s-%d" % (blk.__class__.__name__, len(rows) + 1),
                              shapes[0] if len(shapes) == 1 else shapes, n))
-            hooks.append((block, block.register_forward_hook(hook)))
+            hooks.append(block.register_forward_hook(hook))
             for child in block._children.values():
                 add_hook(child)
 
-        add_hook(self)
         try:
+            add_hook(self)
             self(*inputs)
         finally:
-            for block, key in hooks:
-                block._forward_hooks.pop(key, None)
+            for handle in hooks:
+                handle.detach()
         total = sum(int(_prod(p.shape)) for p in self.collect_params().values() if p.shape)
         print("-" * 72)
         print("%-32s %-28s %10s" % ("Layer (type)", "Output Shape", "Param #"))
@@ -447,10 +526,13 @@ class HybridBlock(Block):
         super().cast(dtype)
 
     def _trace(self, *args):
-        """The block's graph for inputs like args: (symbol, input names, input format)."""
+        """The block's graph for inputs like args: (symbol, input names, output format). None
+        inputs stay None in the traced call and are no graph inputs."""
         flat, fmt = _flatten(args, "inputs")
-        names = ["data"] if len(flat) == 1 else ["data%d" % i for i in range(len(flat))]
-        inputs = [_sym.var(n) for n in names]
+        count = sum(a is not None for a in flat)
+        names = ["data"] if count == 1 else ["data%d" % i for i in range(count)]
+        variables = iter([_sym.var(n) for n in names])
+        inputs = [None if a is None else next(variables) for a in flat]
         grouped, _ = _regroup(inputs, fmt)  # args is a tuple: fmt is a list, one per arg
         params = {k: v.var() for k, v in self._reg_params.items()}
         with self.name_scope():
@@ -467,7 +549,7 @@ class HybridBlock(Block):
 
     def _infer_from(self, sym, names, args):
         flat, _ = _flatten(args, "inputs")
-        known = {n: x.shape for n, x in zip(names, flat)}
+        known = {n: x.shape for n, x in zip(names, [a for a in flat if a is not None])}
         arg_shapes, _, aux_shapes = sym.infer_shape_partial(**known)
         shapes = dict(zip(sym.list_arguments(), arg_shapes or []))
         shapes.update(zip(sym.list_auxiliary_states(), aux_shapes or []))
@@ -483,13 +565,18 @@ class HybridBlock(Block):
                 p._finish_deferred_init()
 
     def _call_cached(self, *args):
-        flat, _ = _flatten(args, "inputs")
+        flat, in_fmt = _flatten(args, "inputs")
         if self._cached is None:
             sym, names, out_fmt = self._trace(*args)
             self._cached = (_CachedGraph(self, sym, names), out_fmt)
+            self._cached_in_fmt = in_fmt
+        elif not _formats_agree(self._cached_in_fmt, in_fmt):
+            raise ValueError("%s: the inputs' structure %s differs from the one the hybridized "
+                             "graph was traced with, %s (None where an input was None)"
+                             % (self.name, in_fmt, self._cached_in_fmt))
         self._finish_deferred(*args)  # from the cached graph: no second trace
         graph, out_fmt = self._cached
-        outs = graph(flat)
+        outs = graph([a for a in flat if a is not None])
         if outs is None:
             return self._imperative(*args)
         out, _ = _regroup(outs, out_fmt)
@@ -498,7 +585,7 @@ class HybridBlock(Block):
     def _imperative(self, x, *args):
         if not self._reg_params:  # (activations, pooling: no device to look up)
             return self.hybrid_forward(nd, x, *args)
-        ctx = x.context if isinstance(x, nd.NDArray) else current_context()
+        ctx = _input_kinds((x,) + args)[3] or current_context()
         try:
             params = {k: v.data(ctx) for k, v in self._reg_params.items()}
         except DeferredInitializationError:
@@ -507,14 +594,21 @@ class HybridBlock(Block):
         return self.hybrid_forward(nd, x, *args, **params)
 
     def forward(self, x, *args):
-        if isinstance(x, _sym.Symbol):
+        # as MXNet's: inputs may nest in lists and be None; NDArrays and Symbols do not mix
+        has_sym, has_nd, ctxs, _ = _input_kinds((x,) + args)
+        if has_sym and has_nd:
+            raise ValueError("%s: the inputs mix NDArrays and Symbols" % self.name)
+        if not has_sym and not has_nd:
+            raise ValueError("%s: the inputs hold no NDArray and no Symbol (got %s)"
+                             % (self.name, ", ".join(type(a).__name__ for a in (x,) + args)))
+        if has_sym:
             params = {k: v.var() for k, v in self._reg_params.items()}
             with self.name_scope():
                 return self.hybrid_forward(_sym, x, *args, **params)
-        if not isinstance(x, nd.NDArray):
-            raise TypeError("%s: the first input must be an NDArray or a Symbol, not %s"
-                            % (self.name, type(x).__name__))
         if self._active:
+            if len(ctxs) > 1:
+                raise ValueError("%s: a hybridized block takes its inputs on one context, got %s"
+                                 % (self.name, sorted(map(str, ctxs))))
             return self._call_cached(x, *args)
         return self._imperative(x, *args)
 
@@ -562,6 +656,10 @@ class SymbolBlock(HybridBlock):
                 self.params.get(name, allow_deferred_init=True, grad_req="write")
         for name in outputs.list_auxiliary_states():
             self.params.get(name, allow_deferred_init=True, grad_req="null")
+        # structural names for save_parameters: the full names less their common prefix (MXNet's)
+        names = list(self.params.keys())
+        cut = len(os.path.commonprefix(names)) if names else 0
+        self._reg_params = {k[cut:]: p for k, p in self.params.items()}
         self._active = True
 
     @staticmethod
@@ -588,5 +686,12 @@ class SymbolBlock(HybridBlock):
 
     def forward(self, x, *args):
         if isinstance(x, _sym.Symbol):
-            raise NotImplementedError("SymbolBlock called on symbols")
+            # on symbols (inside a parent's trace): the graph with its inputs replaced
+            flat, _ = _flatten((x,) + args, "inputs")
+            if len(flat) != len(self._input_names) or not all(isinstance(a, _sym.Symbol) for a in flat):
+                raise ValueError("SymbolBlock: %d input symbols for the inputs %s"
+                                 % (len(flat), self._input_names))
+            out = self._symbol(**dict(zip(self._input_names, flat)))
+            n = len(out.list_outputs())
+            return [out[i] for i in range(n)] if n > 1 else out
         return self._call_cached(x, *args)

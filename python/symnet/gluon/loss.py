@@ -1,5 +1,7 @@
 """gluon.loss: losses as HybridBlocks; each returns one value per sample (the mean over every
 axis but batch_axis), as MXNet's."""
+import numpy as np
+
 from .. import ndarray as nd
 from .block import HybridBlock
 
@@ -202,3 +204,93 @@ class CTCLoss(Loss):
             args.append(label_lengths)
         loss = F.CTCLoss(*args, **kw)
         return _apply_weighting(F, loss, self._weight, sample_weight)
+
+
+class PoissonNLLLoss(Loss):
+    """Negative log-likelihood of `target` under a Poisson distribution of mean `pred`:
+    pred - target * log(pred + epsilon), or exp(pred) - target * pred when pred is the log of
+    the mean (from_logits). compute_full adds Stirling's approximation of log(target!) where
+    target > 1. Unlike the other losses (and as MXNet), the result is the mean over every
+    element, one value, not one per sample; epsilon is a forward argument."""
+
+    def __init__(self, weight=None, from_logits=True, batch_axis=0, compute_full=False, **kwargs):
+        super().__init__(weight, batch_axis, **kwargs)
+        self._from_logits = from_logits
+        self._compute_full = compute_full
+
+    def hybrid_forward(self, F, pred, target, sample_weight=None, epsilon=1e-08):
+        target = _reshape_like(F, target, pred)
+        if self._from_logits:
+            loss = F.exp(pred) - target * pred
+        else:
+            loss = pred - target * F.log(pred + epsilon)
+        if self._compute_full:
+            stirling = target * F.log(target) - target + 0.5 * F.log(2 * np.pi * target)
+            loss = loss + stirling * (target > 1)
+        loss = _apply_weighting(F, loss, self._weight, sample_weight)
+        return F.mean(loss)
+
+
+class CosineEmbeddingLoss(Loss):
+    """For pairs (input1[i], input2[i]) with label 1 (alike) or -1 (unlike): 1 - cos_sim for
+    label 1, max(0, cos_sim - margin) for label -1, 0 for any other label. cos_sim is taken
+    over the last axis; the result has shape (pairs, 1), as MXNet's."""
+
+    def __init__(self, weight=None, batch_axis=0, margin=0, **kwargs):
+        super().__init__(weight, batch_axis, **kwargs)
+        self._margin = margin
+
+    def hybrid_forward(self, F, input1, input2, label, sample_weight=None):
+        input1 = _reshape_like(F, input1, input2)
+        label = label.reshape((-1, 1))
+        cos_sim = self._cosine_similarity(F, input1, input2)
+        alike = (1 - cos_sim) * (label == 1)
+        unlike = F.relu((label == -1) * (cos_sim - self._margin))
+        return _apply_weighting(F, alike + unlike, self._weight, sample_weight)
+
+    @staticmethod
+    def _cosine_similarity(F, x, y, axis=-1):
+        x_norm = F.norm(x, axis=axis).reshape((-1, 1))
+        y_norm = F.norm(y, axis=axis).reshape((-1, 1))
+        x_dot_y = F.sum(x * y, axis=axis).reshape((-1, 1))
+        # the floor keeps a zero vector's similarity 0 rather than NaN
+        return x_dot_y / F.maximum(x_norm * y_norm, 1e-12)
+
+
+class SDMLLoss(Loss):
+    """Smoothed deep metric learning (Bonadiman et al., 2019) for a batch of aligned pairs:
+    x2[i] is x1[i]'s positive and every other row of x2 its negative. Each x1[i] gets a softmax
+    over the negated squared distances to the rows of x2, compared (KL divergence) with a
+    smoothed identity: 1 - smoothing_parameter on the diagonal, the rest spread over the other
+    columns. Inputs are (batch, dim); one loss per row. Uses the inputs' shapes, so it runs on
+    NDArrays (as in MXNet, it does not hybridize)."""
+
+    def __init__(self, smoothing_parameter=0.3, weight=1., batch_axis=0, **kwargs):
+        super().__init__(weight, batch_axis, **kwargs)
+        self.kl_loss = KLDivLoss(from_logits=True)
+        self.smoothing_parameter = smoothing_parameter
+
+    @staticmethod
+    def _compute_distances(x1, x2):
+        """Squared Euclidean distances of every row of x1 to every row of x2, (batch, batch)."""
+        if x1.shape != x2.shape:
+            raise ValueError("SDMLLoss: x1 %s and x2 %s must have the same shape" % (x1.shape, x2.shape))
+        batch_size, dim = x1.shape
+        x1_ = x1.expand_dims(1).broadcast_to((batch_size, batch_size, dim))
+        x2_ = x2.expand_dims(0).broadcast_to((batch_size, batch_size, dim))
+        return ((x1_ - x2_) ** 2).sum(axis=2)
+
+    def _compute_labels(self, F, batch_size):
+        """The smoothed identity target, (batch, batch)."""
+        gold = F.one_hot(F.arange(batch_size), depth=batch_size)
+        return gold * (1 - self.smoothing_parameter) + \
+            (1 - gold) * self.smoothing_parameter / (batch_size - 1)
+
+    def _loss(self, F, x1, x2):
+        labels = self._compute_labels(F, x1.shape[0])
+        distances = self._compute_distances(x1, x2)
+        log_probabilities = F.log_softmax(-distances, axis=1)
+        return self.kl_loss(log_probabilities, labels.as_in_context(distances.context))
+
+    def hybrid_forward(self, F, x1, x2):
+        return self._loss(F, x1, x2)

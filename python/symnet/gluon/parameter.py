@@ -246,11 +246,13 @@ class Parameter:
         stepped T times) has one argument whose gradient sums over the uses (two variables of
         one name would each get part of it, and one would overwrite the other)."""
         shape = self._shape if _known(self._shape) else None
-        key = (shape, self.dtype, self.lr_mult, self.wd_mult)
+        key = (shape, self.dtype, self.lr_mult, self.wd_mult, self.init)
         cached = getattr(self, "_var_cache", None)
         if cached is None or cached[0] != key:
+            # the initializer rides along as the variable's __init__ (as MXNet's), so a Module
+            # bound to the graph initializes it the same way (an LSTM cell's LSTMBias)
             cached = (key, _sym.var(self.name, shape=shape, dtype=self.dtype, lr_mult=self.lr_mult,
-                                    wd_mult=self.wd_mult))
+                                    wd_mult=self.wd_mult, init=self.init))
             self._var_cache = cached
         return cached[1]
 
@@ -270,13 +272,18 @@ class Constant(Parameter):
         if not isinstance(value, nd.NDArray):
             value = nd.array(np.asarray(value, dtype=np.float32))
         self.value = value
+        # the value as the initializer too: a graph variable of this parameter then carries it
+        # as its __init__, so a Module bound to an exported graph fills it in
         super().__init__(name, grad_req="null", shape=value.shape, dtype=value.dtype,
-                         init=_init.Constant(0.0))
+                         init=_init.Constant(value))
 
     def _finish_init(self, init, ctxs, default_init):
         self._deferred = None
         self._data = OrderedDict((c, self.value.copyto(c)) for c in ctxs)
         self._init_grad()
+
+    def __repr__(self):
+        return "Constant %s (shape=%s, dtype=%s)" % (self.name, self._shape, self.dtype)
 
     @Parameter.grad_req.setter
     def grad_req(self, req):
@@ -299,7 +306,8 @@ class ParameterDict:
 
     def __repr__(self):
         body = "\n".join("  " + repr(p) for p in self._params.values())
-        return "%s(\n%s\n)" % (self._prefix or "ParameterDict", body)
+        # MXNet's form: 'net1_ (' with a prefix, a bare '(' without one
+        return "%s(\n%s\n)" % (self._prefix + " " if self._prefix else "", body)
 
     @property
     def prefix(self):

@@ -9,6 +9,7 @@ import urllib.error
 import urllib.request
 import uuid
 import warnings
+import weakref
 
 import numpy as np
 
@@ -214,3 +215,31 @@ def shape_is_known(shape):
         assert dim > unknown, \
             "shape dimension size cannot be less than %d, while received %d" % (unknown, dim)
     return True
+
+
+class HookHandle:
+    """What register_forward_hook / register_forward_pre_hook return (MXNet's): detach()
+    removes the hook; as a context manager it detaches on exit."""
+
+    def __init__(self):
+        self._hooks_dict_ref = None
+        self._id = None
+
+    def attach(self, hooks_dict, hook):
+        if self._hooks_dict_ref is not None:
+            raise AssertionError("a HookHandle is attached once only")
+        self._id = id(hook)
+        hooks_dict[self._id] = hook
+        # weak: a handle kept after its block is gone does not keep the block's hooks alive
+        self._hooks_dict_ref = weakref.ref(hooks_dict)
+
+    def detach(self):
+        hooks_dict = self._hooks_dict_ref() if self._hooks_dict_ref is not None else None
+        if hooks_dict is not None:
+            hooks_dict.pop(self._id, None)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.detach()

@@ -1,4 +1,5 @@
 """mx.gluon.contrib: MXNet's contributed Gluon layers."""
 from . import nn
+from . import rnn
 
-__all__ = ["nn"]
+__all__ = ["nn", "rnn"]

@@ -5,7 +5,7 @@ from .basic_layers import (ELU, GELU, SELU, Activation, BatchNorm, Dense, Dropou
 from .conv_layers import (AvgPool1D, AvgPool2D, AvgPool3D, Conv1D, Conv2D, Conv2DTranspose,
                           Conv3D, GlobalAvgPool1D, GlobalAvgPool2D, GlobalAvgPool3D,
                           GlobalMaxPool1D, GlobalMaxPool2D, GlobalMaxPool3D, MaxPool1D,
-                          MaxPool2D, MaxPool3D)
+                          MaxPool2D, MaxPool3D, ReflectionPad2D)
 from ..block import Block, HybridBlock, SymbolBlock
 
 __all__ = ["ELU", "GELU", "Activation", "AvgPool1D", "AvgPool2D", "AvgPool3D",
@@ -14,4 +14,4 @@ __all__ = ["ELU", "GELU", "Activation", "AvgPool1D", "AvgPool2D", "AvgPool3D",
            "GlobalAvgPool3D", "GlobalMaxPool1D", "GlobalMaxPool2D", "GlobalMaxPool3D",
            "GroupNorm", "HybridBlock", "HybridLambda", "HybridSequential", "InstanceNorm",
            "Lambda", "LayerNorm", "LeakyReLU", "MaxPool1D", "MaxPool2D", "MaxPool3D", "PReLU",
-           "SELU", "Sequential", "Swish", "SymbolBlock"]
+           "ReflectionPad2D", "SELU", "Sequential", "Swish", "SymbolBlock"]

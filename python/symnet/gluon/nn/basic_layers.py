@@ -1,4 +1,6 @@
 """Gluon's basic layers (MXNet's gluon.nn basic_layers and activations)."""
+import warnings
+
 from ... import initializer as _init
 from ..block import Block, HybridBlock
 
@@ -17,6 +19,15 @@ class Sequential(Block):
         for block in self._children.values():
             x = block(x)
         return x
+
+    def hybridize(self, active=True, **kwargs):
+        """Hybridizes the children; warns (as MXNet) when all of them are HybridBlocks, since a
+        HybridSequential would run them as one graph."""
+        if self._children and all(isinstance(c, HybridBlock) for c in self._children.values()):
+            warnings.warn("All children of this Sequential layer '%s' are HybridBlocks. Consider "
+                          "using HybridSequential for the best performance." % self.prefix,
+                          stacklevel=2)
+        super().hybridize(active, **kwargs)
 
     def __getitem__(self, key):
         layers = list(self._children.values())[key]

@@ -135,3 +135,22 @@ GlobalMaxPool3D = _pool_class("GlobalMaxPool3D", 3, "max", True)
 GlobalAvgPool1D = _pool_class("GlobalAvgPool1D", 1, "avg", True)
 GlobalAvgPool2D = _pool_class("GlobalAvgPool2D", 2, "avg", True)
 GlobalAvgPool3D = _pool_class("GlobalAvgPool3D", 3, "avg", True)
+
+
+class ReflectionPad2D(HybridBlock):
+    """Pads the two spatial axes of NCHW input by mirroring it at the borders (the edge row or
+    column not repeated): (N, C, H, W) -> (N, C, H + 2p, W + 2p).
+
+    padding: an int p for every side, or the 8 pad_width numbers of the Pad op (two per axis,
+    the first four 0)."""
+
+    def __init__(self, padding=0, **kwargs):
+        super().__init__(**kwargs)
+        if isinstance(padding, int):
+            padding = (0, 0, 0, 0, padding, padding, padding, padding)
+        if len(padding) != 8:
+            raise ValueError("ReflectionPad2D: padding must be an int or 8 numbers, not %r" % (padding,))
+        self._padding = tuple(padding)
+
+    def hybrid_forward(self, F, x):
+        return F.pad(x, mode="reflect", pad_width=self._padding)

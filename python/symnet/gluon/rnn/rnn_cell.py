@@ -302,10 +302,16 @@ class _GatedCell(HybridRecurrentCell):
     def state_info(self, batch_size=0):
         return [{"shape": (batch_size, self._hidden_size), "__layout__": "NC"}]
 
+    def _step_prefix(self):
+        """The names of a step's nodes, as MXNet's: 't<step>_' (under the cell's prefix), so that
+        an unrolled graph's outputs read rnn_t0_out_output, rnn_t1_out_output, ..."""
+        return "t%d_" % self._counter
+
     def _projections(self, F, inputs, h, i2h_weight, h2h_weight, i2h_bias, h2h_bias):
         rows = self._gates * self._hidden_size
-        i2h = F.FullyConnected(inputs, i2h_weight, i2h_bias, num_hidden=rows)
-        h2h = F.FullyConnected(h, h2h_weight, h2h_bias, num_hidden=rows)
+        prefix = self._step_prefix()
+        i2h = F.FullyConnected(inputs, i2h_weight, i2h_bias, num_hidden=rows, name=prefix + "i2h")
+        h2h = F.FullyConnected(h, h2h_weight, h2h_bias, num_hidden=rows, name=prefix + "h2h")
         return i2h, h2h
 
     def __repr__(self):
@@ -332,9 +338,11 @@ class RNNCell(_GatedCell):
         return "rnn"
 
     def hybrid_forward(self, F, inputs, states, i2h_weight, h2h_weight, i2h_bias, h2h_bias):
+        prefix = self._step_prefix()
         i2h, h2h = self._projections(F, inputs, states[0], i2h_weight, h2h_weight, i2h_bias,
                                      h2h_bias)
-        output = self._get_activation(F, i2h + h2h, self._activation)
+        output = self._get_activation(F, F.elemwise_add(i2h, h2h, name=prefix + "plus0"),
+                                      self._activation, name=prefix + "out")
         return output, [output]
 
 
@@ -361,16 +369,24 @@ class LSTMCell(_GatedCell):
         return "lstm"
 
     def hybrid_forward(self, F, inputs, states, i2h_weight, h2h_weight, i2h_bias, h2h_bias):
+        prefix = self._step_prefix()
         i2h, h2h = self._projections(F, inputs, states[0], i2h_weight, h2h_weight, i2h_bias,
                                      h2h_bias)
-        gates = F.SliceChannel(i2h + h2h, num_outputs=4, axis=1)
+        gates = F.SliceChannel(F.elemwise_add(i2h, h2h, name=prefix + "plus0"), num_outputs=4,
+                               axis=1, name=prefix + "slice")
         rec = self._recurrent_activation
-        in_gate = self._get_activation(F, gates[0], rec)
-        forget_gate = self._get_activation(F, gates[1], rec)
-        candidate = self._get_activation(F, gates[2], self._activation)
-        out_gate = self._get_activation(F, gates[3], rec)
-        next_c = forget_gate * states[1] + in_gate * candidate
-        next_h = out_gate * self._get_activation(F, next_c, self._activation)
+        in_gate = self._get_activation(F, gates[0], rec, name=prefix + "i")
+        forget_gate = self._get_activation(F, gates[1], rec, name=prefix + "f")
+        candidate = self._get_activation(F, gates[2], self._activation, name=prefix + "c")
+        out_gate = self._get_activation(F, gates[3], rec, name=prefix + "o")
+        next_c = F.elemwise_add(F.elemwise_mul(forget_gate, states[1], name=prefix + "mul0"),
+                                F.elemwise_mul(in_gate, candidate, name=prefix + "mul1"),
+                                name=prefix + "state")
+        # MXNet calls Activation(act_type=activation) here, which takes names only; this also
+        # takes a LeakyReLU block or a callable, as the gates do
+        next_h = F.elemwise_mul(out_gate, self._get_activation(F, next_c, self._activation,
+                                                                name=prefix + "activation0"),
+                                name=prefix + "out")
         return next_h, [next_h, next_c]
 
 
@@ -392,15 +408,24 @@ class GRUCell(_GatedCell):
         return "gru"
 
     def hybrid_forward(self, F, inputs, states, i2h_weight, h2h_weight, i2h_bias, h2h_bias):
+        prefix = self._step_prefix()
         prev_h = states[0]
         i2h, h2h = self._projections(F, inputs, prev_h, i2h_weight, h2h_weight, i2h_bias,
                                      h2h_bias)
-        x_r, x_z, x_n = F.SliceChannel(i2h, num_outputs=3, axis=1)
-        h_r, h_z, h_n = F.SliceChannel(h2h, num_outputs=3, axis=1)
-        reset = F.sigmoid(x_r + h_r)
-        update = F.sigmoid(x_z + h_z)
-        new = F.tanh(x_n + reset * h_n)
-        next_h = (1 - update) * new + update * prev_h
+        x_r, x_z, x_n = F.SliceChannel(i2h, num_outputs=3, axis=1, name=prefix + "i2h_slice")
+        h_r, h_z, h_n = F.SliceChannel(h2h, num_outputs=3, axis=1, name=prefix + "h2h_slice")
+        reset = F.Activation(F.elemwise_add(x_r, h_r, name=prefix + "plus0"), act_type="sigmoid",
+                             name=prefix + "r_act")
+        update = F.Activation(F.elemwise_add(x_z, h_z, name=prefix + "plus1"), act_type="sigmoid",
+                              name=prefix + "z_act")
+        new = F.Activation(F.elemwise_add(x_n, F.elemwise_mul(reset, h_n, name=prefix + "mul0"),
+                                          name=prefix + "plus2"),
+                           act_type="tanh", name=prefix + "h_act")
+        ones = F.ones_like(update, name=prefix + "ones_like0")
+        next_h = F.elemwise_add(
+            F.elemwise_mul(F.elemwise_sub(ones, update, name=prefix + "minus0"), new,
+                           name=prefix + "mul1"),
+            F.elemwise_mul(update, prev_h, name=prefix + "mul20"), name=prefix + "out")
         return next_h, [next_h]
 
 
@@ -505,7 +530,7 @@ class DropoutCell(HybridRecurrentCell):
     def hybrid_forward(self, F, inputs, states):
         if self._rate > 0:
             kw = {"axes": self._axes} if self._axes else {}
-            inputs = F.Dropout(inputs, p=self._rate, **kw)
+            inputs = F.Dropout(inputs, p=self._rate, name="t%d_fwd" % self._counter, **kw)
         return inputs, states
 
     def unroll(self, length, inputs, begin_state=None, layout="NTC", merge_outputs=None,
@@ -603,7 +628,7 @@ class ResidualCell(ModifierCell):
 
     def hybrid_forward(self, F, inputs, states):
         output, states = self.base_cell(inputs, states)
-        return output + inputs, states
+        return F.elemwise_add(output, inputs, name="t%d_fwd" % self._counter), states
 
     def unroll(self, length, inputs, begin_state=None, layout="NTC", merge_outputs=None,
                valid_length=None):
@@ -675,9 +700,10 @@ class BidirectionalCell(HybridRecurrentCell):
         if merge_outputs:
             if not isinstance(r_outputs, _TENSORS):
                 r_outputs = F.stack(*r_outputs, axis=axis)
-            outputs = F.concat(l_outputs, r_outputs, dim=2)
+            outputs = F.concat(l_outputs, r_outputs, dim=2, name="%sout" % self._output_prefix)
         else:
-            outputs = [F.concat(lo, ro, dim=1) for lo, ro in zip(l_outputs, r_outputs)]
+            outputs = [F.concat(lo, ro, dim=1, name="%st%d" % (self._output_prefix, i))
+                       for i, (lo, ro) in enumerate(zip(l_outputs, r_outputs))]
         if valid_length is not None:
             outputs = _mask_sequence_variable_length(F, outputs, length, valid_length, axis,
                                                      merge_outputs)
