@@ -6,7 +6,10 @@
 namespace symnet {
 
 std::string Device::ToString() const {
-  const char* name = type == kGPU ? "gpu" : (type == kCPUPinned ? "cpu_pinned" : "cpu");
+  const char* name = type == kGPU         ? "gpu"
+                     : type == kCPUPinned ? "cpu_pinned"
+                     : type == kCPUShared ? "cpu_shared"
+                                          : "cpu";
   return std::string(name) + "(" + std::to_string(id) + ")";
 }
 

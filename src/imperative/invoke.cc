@@ -21,12 +21,12 @@ namespace symnet {
 
 namespace {
 
-/*! \brief A device as MXNet's Context prints it: "cpu(0)", "gpu(1)", "cpu_pinned(0)" (a CPU). */
+/*! \brief A device as MXNet's Context prints it: "cpu(0)", "gpu(1)", "cpu_shared(0)"... */
 Device DeviceFromText(const std::string& text) {
   const size_t open = text.find('(');
   const std::string type = text.substr(0, open);
   int id = 0;
-  bool ok = type == "cpu" || type == "gpu" || type == "cpu_pinned";
+  bool ok = type == "cpu" || type == "gpu" || type == "cpu_pinned" || type == "cpu_shared";
   if (ok && open != std::string::npos) {
     size_t used = 0;
     try {
@@ -37,8 +37,14 @@ Device DeviceFromText(const std::string& text) {
     ok = ok && id >= 0 && text.compare(open + 1 + used, std::string::npos, ")") == 0;
   }
   SYMNET_CHECK(ok) << "ctx '" << text << "' is not a device; expected cpu(N) or gpu(N)";
+  if (type == "cpu_pinned") return Device{Device::kCPUPinned, id};
+  if (type == "cpu_shared") return Device{Device::kCPUShared, id};
   return type == "gpu" ? Device::GPU(id) : Device::CPU(id);
 }
+
+/*! \brief Whether arrays on a and b can meet in one call: host memory of any kind and id mixes
+ *  (as in MXNet, whose CPU kernels read all of it), a GPU only with itself. */
+bool SameMemory(Device a, Device b) { return (a.is_host() && b.is_host()) || a == b; }
 
 /*!
  * \brief The op states of imperative calls, per thread. A bound executor keeps each node's state
@@ -155,22 +161,30 @@ std::vector<NDArray> InvokeNode(const NodePtr& n, const std::vector<NDArray>& in
     in_shapes.push_back(a.shape());
     in_types.push_back(a.dtype());
     if (i == 0) dev = a.device();
-    SYMNET_CHECK(a.device() == dev)
+    SYMNET_CHECK(SameMemory(a.device(), dev))
         << where() << ": input " << i << " is on " << a.device() << " but input 0 on " << dev
         << "; copy the inputs to one device first (copyto)";
   }
+  // new outputs go to out_dev: after inputs on the host, cpu(id of input 0) whatever the kinds
+  // (MXNet: cpu_shared(0) * 2 is on cpu(0), cpu_pinned(1) + cpu(0) on cpu(1))
+  if (dev.is_host()) dev = Device::CPU(dev.id);
+  Device out_dev = dev;
   if (inputs.empty()) {
-    // an op without inputs (_zeros, _arange) is told its device by its ctx attribute, as MXNet's;
-    // an output array given to it decides instead
+    // an op without inputs (_zeros, _arange) is told its device by its ctx attribute, as MXNet's
+    // (host kinds kept: nd.zeros(ctx=cpu_shared(0)) is on cpu_shared(0)); an output array given
+    // to it decides instead
     auto ctx_attr = dict.find("ctx");
-    if (ctx_attr != dict.end() && !ctx_attr->second.empty()) dev = DeviceFromText(ctx_attr->second);
+    if (ctx_attr != dict.end() && !ctx_attr->second.empty())
+      out_dev = DeviceFromText(ctx_attr->second);
     for (const auto& o : outputs)
-      if (!o.is_none()) dev = o.device();
+      if (!o.is_none()) out_dev = o.device();
+    dev = out_dev.is_host() ? Device::CPU(out_dev.id) : out_dev;  // the kernel runs on the CPU
   }
   for (uint32_t i = 0; i < nout; ++i) {
     if (outputs[i].is_none()) continue;
-    SYMNET_CHECK(outputs[i].device() == dev) << where() << ": output " << i << " is on "
-                                             << outputs[i].device() << " but the inputs on " << dev;
+    SYMNET_CHECK(SameMemory(outputs[i].device(), dev))
+        << where() << ": output " << i << " is on " << outputs[i].device() << " but the inputs on "
+        << dev;
     out_shapes[i] = outputs[i].shape();
     out_types[i] = outputs[i].dtype();
   }
@@ -201,7 +215,7 @@ std::vector<NDArray> InvokeNode(const NodePtr& n, const std::vector<NDArray>& in
     if (!outputs[i].is_none()) continue;
     SYMNET_CHECK(out_shapes[i].is_known() && out_types[i] != DType::kUnknown)
         << where() << ": cannot infer the shape of output " << i;
-    outputs[i] = NDArray(out_shapes[i], dev, out_types[i]);
+    outputs[i] = NDArray(out_shapes[i], out_dev, out_types[i]);
   }
   std::vector<TBlob> in_blobs, out_blobs;
   in_blobs.reserve(inputs.size());

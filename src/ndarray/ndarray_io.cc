@@ -106,7 +106,9 @@ Shape ReadShape(Reader* r, bool int64_dims, int32_t ndim) {
 NDArray ReadData(Reader* r, const Shape& s) {
   const int32_t dev_type = r->Get<int32_t>("device type");
   r->Get<int32_t>("device id");
-  if (dev_type != Device::kCPU && dev_type != Device::kGPU && dev_type != Device::kCPUPinned)
+  // MXNet's nd.save writes cpu_shared arrays with their type (5); all load on the CPU below
+  if (dev_type != Device::kCPU && dev_type != Device::kGPU && dev_type != Device::kCPUPinned &&
+      dev_type != Device::kCPUShared)
     r->Fail("unknown device type " + std::to_string(dev_type));
   const int32_t flag = r->Get<int32_t>("dtype flag");
   if (!IsValidDTypeFlag(flag)) r->Fail("unknown dtype flag " + std::to_string(flag));

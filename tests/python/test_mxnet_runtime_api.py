@@ -331,9 +331,6 @@ def test_cpu_shared_and_pinned_contexts():
         np.testing.assert_array_equal(b.asnumpy(), a.asnumpy())
 
 
-@pytest.mark.xfail(strict=True, reason="needs C++ changes (src/imperative/invoke.cc: inputs on "
-                   "host kinds mix and give cpu(id) outputs; src/ndarray/ndarray_io.cc: device "
-                   "type 5 in .params records); drop this mark when they land")
 def test_host_kinds_mix_in_ops_and_load_as_mxnet(tmp_path):
     shared = mx.nd.ones((2,), ctx=mx.Context("cpu_shared", 0))
     pinned = mx.nd.ones((2,), ctx=mx.cpu_pinned(1))
@@ -346,6 +343,11 @@ def test_host_kinds_mix_in_ops_and_load_as_mxnet(tmp_path):
     path = tmp_path / "shared.params"
     path.write_bytes(struct.pack("<QQQ", 0x112, 0, 1) + record + struct.pack("<Q", 0))
     np.testing.assert_array_equal(mx.nd.load(str(path))[0].asnumpy(), [1, 1])
+    # out= on another host kind is fine: MXNet keeps the out array's kind, as nd.zeros does
+    out = mx.nd.zeros((2,), ctx=mx.cpu_pinned(2))
+    mx.nd.elemwise_add(shared, pinned, out=out)
+    assert out.context == mx.cpu_pinned(2) and out.asnumpy().tolist() == [2, 2]
+    assert mx.nd.zeros((2,), ctx=mx.Context("cpu_shared", 0)).context == mx.Context("cpu_shared", 0)
 
 
 # ---- NDArray: pickle, deepcopy, tostype, reshape ---------------------------------------------------
