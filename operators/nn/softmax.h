@@ -224,46 +224,20 @@ struct SoftmaxOutputGradRowKernel {
     const int64_t base = (r / sp.inner) * sp.n * sp.inner + r % sp.inner;
     const A lab = a.soft_labels ? A(0) : static_cast<A>(label[r]);
     const bool ignored = !a.soft_labels && a.use_ignore && lab == static_cast<A>(a.ignore_label);
-    const int64_t cls = static_cast<int64_t>(lab);
-    // a label outside [0, n) has no target: the CPU raised an error before (CheckHardLabels); a
-    // GPU kernel cannot, so its row becomes NaN, which AMP counts as an overflow and fit reports
-    const bool bad = !a.soft_labels && !ignored && !IsClassIndex(lab, sp.n);
+    // as MXNet 1.9.1: the label truncates toward zero (1.5 -> class 1, -0.5 -> class 0), and one
+    // outside [0, n) (padding -1 without use_ignore, 7 of 3 classes) matches no class, so its row
+    // gets the plain softmax (minus the smoothing's off value) as gradient, without an error
+    const int64_t cls = lab > A(-1) && lab < static_cast<A>(sp.n) ? static_cast<int64_t>(lab) : -1;
     A scale = static_cast<A>(a.valid ? a.scale / (*a.valid > 1.0f ? *a.valid : 1.0f) : a.scale);
     for (int64_t k = 0; k < sp.n; ++k) {
       const int64_t i = base + k * sp.inner;
       const A target = a.soft_labels ? static_cast<A>(label[i]) : (k == cls ? A(a.on) : A(a.off));
       A g = ignored ? A(0) : (static_cast<A>(y[i]) - target) * scale;
-      if (bad) g = static_cast<A>(NAN);
       if (dy) g *= static_cast<A>(dy[i]);
       AssignReq<req>(&dx[i], g);
     }
   }
 };
-
-/*! \brief Class labels must lie in [0, n) (or equal ignore_label with use_ignore): otherwise an
- *  error naming the op, the batch position and the value, instead of a silently wrong gradient. */
-template <typename T>
-void CheckHardLabels(cpu, const T* label, const SoftmaxOutputGradArgs& a) {
-  using A = AccType<T>;
-  const int64_t rows = a.sp.outer * a.sp.inner;
-  for (int64_t r = 0; r < rows; ++r) {
-    const A lab = static_cast<A>(label[r]);
-    if (a.use_ignore && lab == static_cast<A>(a.ignore_label)) continue;
-    if (IsClassIndex(lab, a.sp.n)) continue;
-    std::ostringstream where;
-    where << "at batch position " << r / a.sp.inner;
-    if (a.sp.inner > 1) where << " (element " << r % a.sp.inner << " of that sample)";
-    // the executor puts the node ('<name>_backward') in front of this message
-    SYMNET_THROW << "SoftmaxOutput: "
-                 << BadLabelMessage(
-                        lab, a.sp.n, where.str(),
-                        a.use_ignore ? ""
-                                     : " (labels to skip need use_ignore=True and ignore_label)");
-  }
-}
-/*! \brief On a GPU the kernel marks such rows NaN instead (no device-to-host wait per step). */
-template <typename T>
-void CheckHardLabels(gpu, const T*, const SoftmaxOutputGradArgs&) {}
 
 /*! \brief The number of labels that are not ignore_label, where the kernels can read it: a
  *  host value on the CPU, a device scalar on a GPU (defined in softmax_output.cu). */
@@ -310,7 +284,6 @@ void SoftmaxOutputGradCompute(const NodeAttrs& attrs, const OpContext& ctx,
     a.on = 1.0 - p.smooth_alpha;
     float host_valid = 0;
     SYMNET_FLOAT_TYPE_SWITCH(y.dtype_, T, {
-      if (!a.soft_labels) CheckHardLabels<T>(xpu(), label.dptr<T>(), a);
       a.valid =
           p.normalization == kNormValid && !a.soft_labels
               ? CountValidLabels<T>(xpu(), label.dptr<T>(), rows, p.ignore_label, &host_valid, ctx)
