@@ -63,6 +63,13 @@ bool ConvShape(const NodeAttrs& attrs, std::vector<Shape>* in, std::vector<Shape
   const ConvolutionParam& p = Param<ConvolutionParam>(attrs);
   if (!p.no_bias) AssignInShape(in, 2, Shape{p.num_filter});
   const Shape& x = (*in)[0];
+  const Shape& os = (*out)[0];
+  if (x.ndim_known() && x.ndim() > 0 && x[0] < 0 && os.ndim_known() && os.ndim() > 0 &&
+      os[0] >= 0) {
+    Shape d = x;  // as MXNet: an unknown batch takes the output's
+    d[0] = os[0];
+    AssignInShape(in, 0, d);
+  }
   if (!x.is_known()) return false;
   const ConvGeometry g = MakeConvGeometry(p, x);
   const bool last = IsChannelsLast(p.layout);

@@ -35,7 +35,14 @@ bool FCShape(const NodeAttrs& attrs, std::vector<Shape>* in, std::vector<Shape>*
   Shape o = p.flatten ? Shape{x[0], p.num_hidden} : x;
   o[o.ndim() - 1] = p.num_hidden;
   AssignOutShape(out, 0, o);
-  return x.is_known();
+  // as MXNet's FCShape, an unknown batch (the 0 of a legacy RNN begin state) takes the output's
+  const Shape& os = (*out)[0];
+  if (x[0] < 0 && os.ndim_known() && os[0] >= 0) {
+    Shape d = x;
+    d[0] = os[0];
+    AssignInShape(in, 0, d);
+  }
+  return (*in)[0].is_known();
 }
 
 std::vector<std::string> FCInputs(const NodeAttrs& attrs) {
