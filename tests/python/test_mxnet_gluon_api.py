@@ -459,3 +459,16 @@ def test_reflection_pad_2d():
     x = np.arange(2 * 3 * 4 * 5, dtype=np.float32).reshape(2, 3, 4, 5)
     out = gluon.nn.ReflectionPad2D(2)(mx.nd.array(x)).asnumpy()
     np.testing.assert_array_equal(out, np.pad(x, ((0, 0), (0, 0), (2, 2), (2, 2)), mode="reflect"))
+
+
+def test_parameter_dtype_equals_name_and_numpy_type(tmp_path):
+    net = gluon.nn.Dense(4, in_units=3)
+    net.initialize()
+    net.cast("float16")
+    net.save_parameters(str(tmp_path / "h.params"))
+    net.cast("float32")
+    assert net.weight.dtype == "float32" and net.weight.dtype == np.float32
+    net.load_parameters(str(tmp_path / "h.params"), cast_dtype=True, dtype_source="saved")
+    assert net.weight.dtype == np.float16 and net.weight.dtype == "float16"
+    assert net.weight.dtype != np.float32 and np.dtype(net.weight.dtype) == np.float16
+    assert {net.weight.dtype: 1}["float16"] == 1

@@ -42,7 +42,7 @@ class Parameter:
         self.name = name
         self._shape = None if shape is None else ((shape,) if isinstance(shape, int)
                                                   else tuple(shape))
-        self.dtype = dtype_name(dtype) or "float32"
+        self.dtype = _DTypeName(dtype_name(dtype) or "float32")
         self.lr_mult = lr_mult
         self.wd_mult = wd_mult
         self.init = init
@@ -232,7 +232,7 @@ class Parameter:
         self._init_grad()
 
     def cast(self, dtype):
-        self.dtype = dtype_name(dtype)
+        self.dtype = _DTypeName(dtype_name(dtype))
         if self._data is None:
             return
         with autograd.pause():
@@ -263,6 +263,25 @@ class Parameter:
     def _fresh_grad(self, ctx):
         """Whether backward wrote this context's gradient since the last check (clears it)."""
         return _core.autograd_take_fresh(self._data[ctx].handle)
+
+
+class _DTypeName(str):
+    """A parameter's dtype name ('float16') that also equals the NumPy type (np.float16):
+    MXNet's Parameter.dtype holds whatever it was given or loaded, so code compares it with
+    either form."""
+
+    def __eq__(self, other):
+        if isinstance(other, (type, np.dtype)):
+            try:
+                return np.dtype(other) == np.dtype(str(self))
+            except TypeError:  # bfloat16, or a type that is no dtype
+                return False
+        return str.__eq__(self, other)
+
+    def __ne__(self, other):
+        return not self == other
+
+    __hash__ = str.__hash__
 
 
 class Constant(Parameter):
