@@ -191,16 +191,20 @@ std::vector<std::string> Symbol::ListOutputs() const {
 
 Symbol Symbol::GetInternals() const {
   Symbol s;
+  // as MXNet: the outputs a user sees, not the hidden ones (BatchNorm's saved mean and variance)
   DFSVisit(outputs, [&](const NodePtr& n) {
-    for (uint32_t i = 0; i < n->num_outputs(); ++i) s.outputs.push_back(NodeEntry{n, i, 0});
+    const uint32_t nvis = n->is_variable() ? 1 : NumVisibleOutputs(*n);
+    for (uint32_t i = 0; i < nvis; ++i) s.outputs.push_back(NodeEntry{n, i, 0});
   });
   return s;
 }
 
 Symbol Symbol::GetChildren() const {
   Symbol s;
+  std::unordered_set<const Node*> seen;  // a node with several outputs here lists its inputs once
   for (const auto& e : outputs)
-    s.outputs.insert(s.outputs.end(), e.node->inputs.begin(), e.node->inputs.end());
+    if (seen.insert(e.node.get()).second)
+      s.outputs.insert(s.outputs.end(), e.node->inputs.begin(), e.node->inputs.end());
   return s;
 }
 

@@ -69,20 +69,8 @@ class Symbol:
         """The inputs of this symbol's nodes, or None when they have none (a variable). As in
         MXNet, a node lists its inputs once however many of its outputs this symbol holds
         (SliceChannel's three outputs: its one input)."""
-        if self.handle.num_outputs() <= 1:
-            children = self.handle.get_children()
-            return Symbol(children) if children.num_outputs() else None
-        # the JSON numbers each node once: outputs whose heads share a node id share the node
-        heads = json.loads(self.handle.tojson())["heads"]
-        seen, parts = set(), []
-        for i, head in enumerate(heads):
-            if head[0] in seen:
-                continue
-            seen.add(head[0])
-            children = self.handle.output(i).get_children()
-            if children.num_outputs():
-                parts.append(children)
-        return Symbol(_core.Symbol.group(parts)) if parts else None
+        children = self.handle.get_children()
+        return Symbol(children) if children.num_outputs() else None
 
     def attr(self, key):
         value = self.handle.attr(key)
