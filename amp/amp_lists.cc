@@ -88,8 +88,8 @@ const std::vector<std::string> kNeutralOps = {
     "slice", "slice_axis", "SliceChannel",
     // so do the indexing ops and diag; one_hot, the shape ops and the creation ops make their
     // outputs in the dtype they are told (MXNet: FP16_FP32_FUNCS)
-    "take", "pick", "slice_like", "diag", "one_hot", "shape_array", "size_array", "_zeros", "_ones",
-    "_full", "_arange",
+    "take", "pick", "batch_take", "slice_like", "diag", "one_hot", "shape_array", "size_array",
+    "_zeros", "_ones", "_full", "_arange",
     // nearest UpSampling copies pixels, exactly in any dtype; bilinear is a small depthwise blend
     // (MXNet: float16 neutral; its bfloat16 list sends it to float32 for want of kernels)
     "UpSampling",

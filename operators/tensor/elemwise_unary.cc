@@ -48,11 +48,11 @@ void OnesCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlob>&,
     }
     return;
   }
-  SYMNET_FLOAT_TYPE_SWITCH(out[0].dtype_, T, {
+  SYMNET_TYPE_SWITCH(out[0].dtype_, T, {  // every dtype, integers too (as MXNet's ones_like)
     T* p = out[0].dptr<T>();
     const int64_t n = out[0].Size();
     SYMNET_REQ_SWITCH(req[0], Req, {
-      for (int64_t i = 0; i < n; ++i) AssignReq<Req>(&p[i], 1.0f);
+      for (int64_t i = 0; i < n; ++i) AssignReq<Req>(&p[i], static_cast<T>(1.0f));
     });
   });
 }
@@ -87,6 +87,7 @@ SYMNET_REGISTER_OP(BlockGrad)
 SYMNET_REGISTER_OP(zeros_like)
     .describe("An array of zeros with the shape and dtype of the input.")
     .add_argument("data", "NDArray-or-Symbol", "The input (only its shape and dtype are used).")
+    .set_attr<TAcceptAnyParams>("TAcceptAnyParams", true)  // MXNet's take any, unused
     .set_attr<FInferShape>("FInferShape", ElemwiseShape)
     .set_attr<FInferType>("FInferType", ElemwiseType)
     .set_attr<FLayoutSlots>("FLayoutSlots", AllSlotsUniform)
@@ -96,6 +97,7 @@ SYMNET_REGISTER_OP(zeros_like)
 SYMNET_REGISTER_OP(ones_like)
     .describe("An array of ones with the shape and dtype of the input.")
     .add_argument("data", "NDArray-or-Symbol", "The input (only its shape and dtype are used).")
+    .set_attr<TAcceptAnyParams>("TAcceptAnyParams", true)  // MXNet's take any, unused
     .set_attr<FInferShape>("FInferShape", ElemwiseShape)
     .set_attr<FInferType>("FInferType", ElemwiseType)
     .set_attr<FLayoutSlots>("FLayoutSlots", AllSlotsUniform)
