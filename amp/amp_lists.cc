@@ -113,8 +113,8 @@ const std::vector<std::string> kNeutralOps = {
     "sgd_update", "sgd_mom_update", "mp_sgd_update", "mp_sgd_mom_update", "nag_mom_update",
     "mp_nag_mom_update", "multi_sgd_update", "multi_sgd_mom_update", "multi_mp_sgd_update",
     "multi_mp_sgd_mom_update", "adam_update", "mp_adam_update", "rmsprop_update",
-    "rmspropalex_update", "ftrl_update", "signsgd_update", "signum_update", "_adamw_update",
-    "_mp_adamw_update",
+    "rmspropalex_update", "ftrl_update", "ftml_update", "signsgd_update", "signum_update",
+    "_adamw_update", "_mp_adamw_update",
     // (MXNet's lists leave LAMB's phases out; they are updates like the others)
     "lamb_update_phase1", "lamb_update_phase2", "mp_lamb_update_phase1", "mp_lamb_update_phase2"};
 

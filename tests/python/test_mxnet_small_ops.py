@@ -37,3 +37,27 @@ def test_ones_like_and_zeros_like_of_every_dtype(dtype):
     for op in ("ones_like", "zeros_like"):
         res = _core.invoke(op, {"dtype": "float64", "anything": "1"}, [a.handle], [])
         assert mx.nd.NDArray(res[0]).dtype == np.dtype(dtype)
+
+
+def _ftml_reference(w, g, d, v, z, lr, t, wd, rescale_grad, clip_grad, beta1=0.6, beta2=0.999, eps=1e-8):
+    """FTML as MXNet 1.9.1's ftml_update computes it (checked against it to float32 rounding)."""
+    gi = rescale_grad * g + wd * w
+    if clip_grad >= 0:
+        gi = np.clip(gi, -clip_grad, clip_grad)
+    v = beta2 * v + (1 - beta2) * gi * gi
+    dt = (1 - beta1 ** t) / lr * (np.sqrt(v / (1 - beta2 ** t)) + eps)
+    z = beta1 * z + (1 - beta1) * gi - (dt - beta1 * d) * w
+    return -z / dt, dt, v, z
+
+
+@pytest.mark.parametrize("clip_grad", [-1.0, 0.3, 0.0])
+def test_ftml_update_matches_mxnet_rule_and_updates_the_states(clip_grad):
+    rng = np.random.RandomState(0)
+    w, g, d, v, z = [rng.uniform(0.1, 1, size=7) for _ in range(5)]
+    arrays = [mx.nd.array(x) for x in (w, g, d, v, z)]
+    out = mx.nd.ftml_update(*arrays, lr=0.1, t=3, wd=0.01, rescale_grad=0.7, clip_grad=clip_grad)
+    new_w, new_d, new_v, new_z = _ftml_reference(w, g, d, v, z, 0.1, 3, 0.01, 0.7, clip_grad)
+    np.testing.assert_allclose(out.asnumpy(), new_w, rtol=1e-5)
+    for got, want in zip(arrays[2:], (new_d, new_v, new_z)):  # d, v, z in place
+        np.testing.assert_allclose(got.asnumpy(), want, rtol=1e-5)
+    np.testing.assert_allclose(arrays[0].asnumpy(), w, rtol=1e-6)  # the weight only with out=
