@@ -364,8 +364,8 @@ def test_symbol_block_composes_on_symbols_and_saves_parameters():
 
 def test_legacy_save_params_load_into_symbol_block(tmp_path):
     net = gluon.nn.HybridSequential(prefix="")
-    with net.name_scope():
-        net.add(gluon.nn.Dense(3, in_units=2))
+    with net.name_scope():  # an explicit name: auto names count the Dense layers made before in the process
+        net.add(gluon.nn.Dense(3, in_units=2, prefix="dense0_"))
     net.initialize()
     graph = net(mx.sym.var("data"))
     with pytest.warns(UserWarning):
