@@ -441,7 +441,7 @@ def test_deepcopy_and_copy_are_independent_arrays():
         np.testing.assert_array_equal(a.asnumpy(), np.arange(6).reshape(2, 3))
 
 
-@pytest.mark.skipif(mx.context.num_gpus() == 0, reason="needs a GPU")
+@pytest.mark.skipif(mx.context.num_gpus() == 0, reason="no GPU")
 def test_pickle_keeps_a_gpu_array_on_its_gpu():
     a = mx.nd.array([1.0, 2.0], ctx=mx.gpu(0))
     b = pickle.loads(pickle.dumps(a))
