@@ -77,33 +77,29 @@ def _describe_call(function, alias, args, where):
     return text + where
 
 
+class _UnavailableCall(MXNetError):
+    """A function called on an object kind it does not serve: keeps the call for the message."""
+    _WHAT = ""
+
+    def __init__(self, function, alias, *args):
+        super().__init__()
+        self.function = function.__name__
+        self.alias = alias
+        self.args = [str(type(a)) for a in args]
+
+    def __str__(self):
+        return _describe_call(self.function, self.alias, self.args, self._WHAT)
+
+
 @register_error
-class NotImplementedForSymbol(MXNetError):
+class NotImplementedForSymbol(_UnavailableCall):
     """A function that exists for NDArrays only, called on a Symbol."""
-
-    def __init__(self, function, alias, *args):
-        super().__init__()
-        self.function = function.__name__
-        self.alias = alias
-        self.args = [str(type(a)) for a in args]
-
-    def __str__(self):
-        return _describe_call(self.function, self.alias, self.args,
-                              " is not implemented for Symbol and only available in NDArray.")
+    _WHAT = " is not implemented for Symbol and only available in NDArray."
 
 
-class NotSupportedForSparseNDArray(MXNetError):
+class NotSupportedForSparseNDArray(_UnavailableCall):
     """A function that exists for dense NDArrays only, called on a sparse one."""
-
-    def __init__(self, function, alias, *args):
-        super().__init__()
-        self.function = function.__name__
-        self.alias = alias
-        self.args = [str(type(a)) for a in args]
-
-    def __str__(self):
-        return _describe_call(self.function, self.alias, self.args,
-                              " is not supported for SparseNDArray and only available in NDArray.")
+    _WHAT = " is not supported for SparseNDArray and only available in NDArray."
 
 
 class _MXClassPropertyDescriptor:
