@@ -7,6 +7,20 @@ def _tuple(x, n):
     return tuple(x) if isinstance(x, (list, tuple)) else (x,) * n
 
 
+_LAYOUTS = {1: ("NCW", "NWC"), 2: ("NCHW", "NHWC"), 3: ("NCDHW", "NDHWC")}
+
+
+def _check_layout(block, layout, n):
+    """Whether `layout` (None: channels first) is channels-last; refuses layouts that do not
+    fit n spatial dims, as MXNet's layers do at construction."""
+    if layout is None:
+        return False
+    if layout not in _LAYOUTS[n]:
+        raise ValueError("%s: layout %s is not supported; with %d spatial dim(s) it must be %s"
+                         % (type(block).__name__, layout, n, " or ".join(_LAYOUTS[n])))
+    return layout == _LAYOUTS[n][1]
+
+
 class _Conv(HybridBlock):
     """Convolution / Deconvolution over 1-3 spatial dims; in_channels 0 = inferred."""
 
@@ -15,10 +29,7 @@ class _Conv(HybridBlock):
                  bias_initializer="zeros", op_name="Convolution", adj=None, **kwargs):
         super().__init__(**kwargs)
         n = len(kernel_size)
-        if layout not in (None, "NCW", "NCHW", "NCDHW"):
-            raise ValueError("%s: layout %s is not supported; symnet's layers take channels "
-                             "first (the executor picks the memory layout itself)"
-                             % (type(self).__name__, layout))
+        channels_last = _check_layout(self, layout, n)
         self._channels = channels
         self._in_channels = in_channels
         self._op_name = op_name
@@ -27,9 +38,15 @@ class _Conv(HybridBlock):
                         "num_filter": channels, "num_group": groups, "no_bias": not use_bias}
         if adj is not None:
             self._kwargs["adj"] = _tuple(adj, n)
+        if layout is not None:
+            self._kwargs["layout"] = layout
         with self.name_scope():
-            if op_name == "Convolution":
-                wshape = (channels, in_channels // groups if in_channels else 0) + kernel_size
+            in_per_group = in_channels // groups if in_channels else 0
+            if channels_last:
+                # channels-last weights are (out, kernel..., in/groups): MXNet's OHWI
+                wshape = (channels,) + kernel_size + (in_per_group,)
+            elif op_name == "Convolution":
+                wshape = (channels, in_per_group) + kernel_size
             else:
                 wshape = (in_channels, channels // groups) + kernel_size
             self.weight = self.params.get("weight", shape=wshape, init=weight_initializer,
@@ -91,10 +108,8 @@ class _Pooling(HybridBlock):
     def __init__(self, pool_size, strides, padding, ceil_mode, global_pool, pool_type,
                  layout, count_include_pad=None, **kwargs):
         super().__init__(**kwargs)
-        if layout not in (None, "NCW", "NCHW", "NCDHW"):
-            raise ValueError("%s: layout %s is not supported (channels first only)"
-                             % (type(self).__name__, layout))
         n = len(pool_size)
+        _check_layout(self, layout, n)
         if strides is None:
             strides = pool_size
         self._kwargs = {"kernel": pool_size, "stride": _tuple(strides, n),
@@ -103,6 +118,8 @@ class _Pooling(HybridBlock):
                         "pooling_convention": "full" if ceil_mode else "valid"}
         if count_include_pad is not None:
             self._kwargs["count_include_pad"] = count_include_pad
+        if layout is not None:
+            self._kwargs["layout"] = layout
 
     def _alias(self):
         return "pool"
