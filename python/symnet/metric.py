@@ -391,10 +391,22 @@ class PearsonCorrelation(_Counted):
         return float(cov / np.sqrt(vx * vy))
 
 
+def _clipped_class_labels(lab, num_classes):
+    """Labels as class indices the way MXNet's Perplexity reads them: cast to int32 (truncating
+    toward zero) and picked in pick's default 'clip' mode, so a label past the last class reads
+    the last class and a negative one the first. Language-model data relies on it (MXNet's own
+    bucketing test feeds label 50 with 50 classes). NaN reads as class 0 (x86's float-to-int
+    gives INT_MIN, which clips to 0)."""
+    lab = np.nan_to_num(np.asarray(lab, dtype=np.float64), nan=0.0, posinf=num_classes,
+                        neginf=0.0)
+    return np.clip(np.trunc(lab), 0, num_classes - 1).astype(np.int64)
+
+
 @register("perplexity")
 class Perplexity(EvalMetric):
     """exp of the mean negative log-likelihood of the labels (MXNet's Perplexity): predictions are
-    probabilities over `axis`; labels equal to ignore_label (padding) are not counted."""
+    probabilities over `axis`; labels equal to ignore_label (padding) are not counted. Labels out
+    of range are clipped to the nearest class, not refused (MXNet's pick in 'clip' mode)."""
 
     def __init__(self, ignore_label=None, axis=-1, name="perplexity", **kw):
         self.ignore_label, self.axis = ignore_label, axis
@@ -411,7 +423,7 @@ class Perplexity(EvalMetric):
             if self.ignore_label is not None:
                 keep = lab != self.ignore_label
                 lab, p = lab[keep], p[keep]
-            l = _class_labels(lab, p.shape[1], self.name)
+            l = _clipped_class_labels(lab, p.shape[1])
             prob = p[np.arange(l.size), l]
             self.sum_metric += float(-np.log(np.maximum(prob, 1e-10)).sum())
             self.num_inst += l.size

@@ -106,3 +106,19 @@ def test_metric_misuse_is_a_clear_error():
         mx.metric.PearsonCorrelation().update([mx.nd.array([1, 2, 3])], [mx.nd.array([[1, 2, 3]])])
     with pytest.raises(ValueError, match="3 labels for 2 predictions"):
         mx.metric.MSE().update([mx.nd.array([1, 2, 3])], [mx.nd.array([1, 2])])
+
+
+def test_perplexity_clips_labels_like_mxnet_pick():
+    """MXNet's Perplexity picks with pick's 'clip' mode after an int32 cast: label 5 of 5 classes
+    reads class 4, negatives read class 0, 2.7 reads 2 (MXNet 1.9.1 gives 9.946030233583336 here;
+    its bucketing test feeds label 50 with 50 classes)."""
+    p = np.random.RandomState(0).dirichlet(np.ones(5), size=8).astype(np.float32)
+    lab = mx.nd.array([0, 5, 7, -1, -3, 2.7, -0.5, 4])
+    m = mx.metric.Perplexity(ignore_label=None)
+    m.update([lab], [mx.nd.array(p)])
+    assert m.get()[1] == pytest.approx(9.946030233583336, rel=1e-6)
+    picked = p[np.arange(8), [0, 4, 4, 0, 0, 2, 0, 4]]
+    assert m.get()[1] == pytest.approx(np.exp(-np.log(picked).mean()), rel=1e-6)
+    ignoring = mx.metric.Perplexity(ignore_label=7)  # compared before clipping, as MXNet does
+    ignoring.update([lab], [mx.nd.array(p)])
+    assert ignoring.get()[1] == pytest.approx(7.39530316809025, rel=1e-6)
