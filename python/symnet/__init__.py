@@ -8,7 +8,8 @@ except ImportError as _e:  # a system library the wheel does not carry: name it
 from ._version import __version__, MXNET_API_VERSION
 from .base import MXNetError
 from .context import Context, cpu, cpu_pinned, current_context, gpu, gpu_memory_info, num_gpus
-from . import base, context, name
+from . import base, context, name, attribute, engine, libinfo
+from .attribute import AttrScope
 from . import util
 from .util import is_np_shape, set_np_shape, np_shape, use_np_shape  # MXNet's top-level names
 from .util import is_np_array, np_array, use_np_array, use_np
@@ -38,7 +39,8 @@ from . import metric
 from . import io
 from . import recordio
 from . import image
-from . import viz
+from . import visualization
+from . import visualization as viz  # mx.viz is mx.visualization, as in MXNet
 from . import profiler
 from . import monitor
 from . import monitor as mon
@@ -70,3 +72,4 @@ def features():
 import sys as _sys  # noqa: E402
 
 _sys.modules[__name__ + ".amp"] = amp  # `import symnet.amp` finds the same module
+_sys.modules[__name__ + ".viz"] = visualization  # and `import symnet.viz` (symnet's earlier module name)

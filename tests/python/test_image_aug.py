@@ -1,5 +1,4 @@
-"""mx.image's augmenters, CreateAugmenter and ImageIter (python/symnet/_image_aug.py,
-_image_iter.py).
+"""mx.image's augmenters, CreateAugmenter and ImageIter (python/symnet/image/image.py).
 
 MXNet parity (tests/mxnet_parity/make_references.py: image_aug_refs): every augmenter, four
 CreateAugmenter lists and five ImageIter setups on the same images, seeded the way MXNet draws

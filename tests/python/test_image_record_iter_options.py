@@ -371,7 +371,7 @@ def test_grey_images_take_brightness_contrast_and_lightness(small):
 def test_inter_method_nearest_with_resize_is_allowed(small):
     # MXNet 1.9.1 refuses inter_method=0 with resize (its check lists 1-4, 9, 10); symnet resizes
     # with OpenCV's nearest neighbour, mx.image's (checked against MXNet there)
-    from symnet._image_resize import resize
+    from symnet.image._resize import resize
     rec, idx = small
     near = batches(rec, resize=30, inter_method=0, dtype="uint8")[0]
     for i in range(8):

@@ -12,7 +12,10 @@ treat as parameters) in `shared_data_arrays`, one dict per context that both gro
 array of another shape is never reused there (symnet has no views of a larger buffer): it is
 allocated for this group, and the first one of that name stays in the dict. A symnet executor
 runs on one device: `group2ctxs` is checked and kept, but the ops of a ctx_group run on the
-executor's own context.
+executor's own context. On the CPU, where every context is the one device, the gradient of a
+variable whose ctx_group (mx.AttrScope(ctx_group=...)) group2ctxs maps to another CPU context
+is placed on that context, as MXNet places it (get_input_grads reports that context; the
+executor takes its arguments on its own context only).
 """
 import copy
 import logging
@@ -71,6 +74,10 @@ def prepare_group2ctxs(group2ctxs, num_contexts):
                     "one per context; got %r" % (group2ctxs,))
 
 
+def _both_cpu(a, b):
+    return a.device_type in ("cpu", "cpu_pinned") and b.device_type in ("cpu", "cpu_pinned")
+
+
 def _as_numpy(x):
     return x.asnumpy() if hasattr(x, "asnumpy") else np.asarray(x)
 
@@ -105,7 +112,7 @@ class DataParallelExecutorGroup:
         self.aux_names = symbol.list_auxiliary_states()
         self.group2ctxs = prepare_group2ctxs(group2ctxs, len(self.contexts))
         elsewhere = sorted({str(c) for ctx, groups in zip(self.contexts, self.group2ctxs)
-                            for c in (groups or {}).values() if c != ctx})
+                            for c in (groups or {}).values() if c != ctx and not _both_cpu(c, ctx)})
         if elsewhere:
             logger.warning("group2ctxs: symnet runs every op of an executor on its own context; the ctx_groups "
                            "meant for %s run on %s", ", ".join(elsewhere), ", ".join(map(str, self.contexts)))
@@ -225,12 +232,15 @@ class DataParallelExecutorGroup:
                                       **shapes)
         buffer = self.shared_data_arrays[i]
         args, grads, aux, shared_any = [], {}, [], False
+        placed = self._group_contexts(i)
 
         def fits(a, b):
             return b is not None and tuple(a.shape) == tuple(b.shape) and a.dtype == b.dtype
 
         for name in self.arg_names:
             arr, grad = own.arg_dict[name], own.grad_dict.get(name)
+            if name in placed and grad is not None:  # on its ctx_group's CPU context, as MXNet's
+                grad, shared_any = grad.copyto(placed[name]), True
             if name in self.param_names:
                 if shared_exec is not None and fits(arr, shared_exec.arg_dict.get(name)):
                     arr, shared_any = shared_exec.arg_dict[name], True
@@ -251,6 +261,22 @@ class DataParallelExecutorGroup:
             return own
         return self.symbol.bind(ctx, args, args_grad=grads, grad_req=self.grad_req, aux_states=aux,
                                 options=self.bind_options)
+
+    def _group_contexts(self, i):
+        """{argument name: context} for the variables of context i whose ctx_group group2ctxs
+        maps to another CPU context (while context i is a CPU too)."""
+        groups, ctx = self.group2ctxs[i], self.contexts[i]
+        if not groups:
+            return {}
+        attrs = self.symbol.attr_dict()
+        placed = {}
+        for name in self.arg_names:
+            target = groups.get(attrs.get(name, {}).get("__ctx_group__"))
+            if isinstance(target, (list, tuple)):
+                target = target[0] if target else None
+            if target is not None and target != ctx and _both_cpu(target, ctx):
+                placed[name] = target
+        return placed
 
     def _collect_arrays(self):
         execs, slices = self.execs, self.slices

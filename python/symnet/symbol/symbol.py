@@ -10,6 +10,7 @@ import warnings
 from .. import _binary_ops, _core
 from ..base import MXNetError, NotImplementedForSymbol, dtype_name, numeric_types, numpy_dtype, param_str
 from ..context import current_context
+from ..attribute import current_attrs
 from ..name import NameManager
 from ..util import is_np_shape
 
@@ -431,8 +432,12 @@ def _compose(op_name, name, params, args, kwargs, attr):
     handle = _core.Symbol.create(op_name, name, params, [a.handle for a in args],
                                  {k: v.handle for k, v in kwargs.items()})
     sym = Symbol(handle)
+    # MXNet's: the current AttrScope's attributes under the call's own, on the node and on the
+    # input variables composition created for it (FullyConnected's weight and bias)
+    attr = current_attrs(attr)
     if attr:
-        sym._set_attr(**attr)
+        _set_hidden_attrs(handle, {k: str(v) for k, v in attr.items()},
+                          [a.handle for a in args] + [v.handle for v in kwargs.values()])
     if mults:
         _set_hidden_attrs(handle, mults, [a.handle for a in args] + [v.handle for v in kwargs.values()])
     if op_name == "LeakyReLU" and params.get("act_type") == "prelu":
@@ -474,7 +479,7 @@ def var(name, attr=None, shape=None, lr_mult=None, wd_mult=None, dtype=None, ini
     """A variable: a network input, parameter or auxiliary state."""
     if not isinstance(name, str):
         raise TypeError("a variable name must be a str")
-    attrs = dict(attr or {})
+    attrs = dict(current_attrs(attr))  # the current AttrScope's, under the call's own
     if shape is not None:
         attrs["__shape__"] = str(tuple(shape))
     if lr_mult is not None:

@@ -1,4 +1,4 @@
-"""mx.kvstore (alias mx.kv): MXNet's key-value store API over symnet's collectives.
+"""MXNet 1.9.1's mx.kvstore.kvstore: the KVStore over symnet's collectives.
 
 Types:
 - 'local', 'device', 'nccl' (and MXNet's 'local_allreduce_*'): one process. push sums the values
@@ -15,139 +15,20 @@ the summed gradient, as MXNet's stores do.
 """
 import copy
 import sys
-import warnings
 
 import numpy as np
 
-from . import _core
-from . import _state_files
-from . import ndarray as nd
-from . import optimizer as opt_mod
-from .base import MXNetError
+from .. import _core
+from .. import _state_files
+from .. import ndarray as nd
+from .. import optimizer as opt_mod
+from ..base import MXNetError
+from .base import KVStoreBase, _keyed, _listed, create  # noqa: F401 (create: mx.kvstore.kvstore.create)
+
+__all__ = ["KVStore", "DistKVStore", "start_distributed", "global_metric_values"]
 
 _SINGLE_PROCESS = ("local", "device", "nccl", "local_allreduce_cpu", "local_allreduce_device")
 _DISTRIBUTED = ("dist_sync", "dist_device_sync", "dist_sync_device", "horovod")
-
-
-def _listed(x):
-    return list(x) if isinstance(x, (list, tuple)) else [x]
-
-
-def _keyed(key, value):
-    """(keys, values) with one value (or list of per-device values) per key."""
-    if isinstance(key, (list, tuple)):
-        values = list(value) if value is not None else [None] * len(key)
-        if len(values) != len(key):
-            raise MXNetError("kvstore: %d keys but %d values" % (len(key), len(values)))
-        return list(key), values
-    return [key], [value]
-
-
-class KVStoreBase:
-    """MXNet's interface of a key-value store for data-parallel training (mx.kv.KVStoreBase):
-    broadcast, pushpull, set_optimizer, is_capable, optimizer state files, type, rank and
-    num_workers. A subclass filed with KVStoreBase.register is what create(its lower-case class
-    name) makes, before the built-in types are looked at."""
-
-    #: the capability is_capable asks about: can the store run the optimizer on pushes
-    OPTIMIZER = "optimizer"
-
-    #: lower-case class name -> class, filled by register
-    kv_registry = {}
-
-    def broadcast(self, key, value, out, priority=0):
-        raise NotImplementedError()
-
-    def pushpull(self, key, value, out=None, priority=0):
-        raise NotImplementedError()
-
-    def set_optimizer(self, optimizer):
-        raise NotImplementedError()
-
-    def is_capable(self, capability):
-        raise NotImplementedError()
-
-    def save_optimizer_states(self, fname, dump_optimizer=False):
-        raise NotImplementedError()
-
-    def load_optimizer_states(self, fname):
-        raise NotImplementedError()
-
-    @property
-    def type(self):
-        raise NotImplementedError()
-
-    @property
-    def rank(self):
-        raise NotImplementedError()
-
-    @property
-    def num_workers(self):
-        raise NotImplementedError()
-
-    @staticmethod
-    def register(klass):
-        """Files a KVStoreBase subclass under its lower-case class name (create('mystore')
-        then makes MyStore()); a second class of that name replaces the first with a warning.
-        Returns the class, so it works as a decorator."""
-        assert isinstance(klass, type), "KVStoreBase.register takes a class, not %r" % (klass,)
-        name = klass.__name__.lower()
-        old = KVStoreBase.kv_registry.get(name)
-        if old is not None and old is not klass:
-            warnings.warn("WARNING: New kvstore %s.%s is overriding existing kvstore %s.%s"
-                          % (klass.__module__, klass.__name__, old.__module__, old.__name__))
-        KVStoreBase.kv_registry[name] = klass
-        return klass
-
-
-@KVStoreBase.register
-class TestStore(KVStoreBase):
-    """MXNet's store for tests: one process, no optimizer; pushpull sums the values given (one
-    per device) on the first value's context, and broadcast copies value into out."""
-
-    def broadcast(self, key, value, out, priority=0):
-        for o in _listed(out):
-            o[:] = value
-
-    def pushpull(self, key, value, out=None, priority=0):
-        if isinstance(value, nd.NDArray):
-            if out is not None:
-                for o in _listed(out):
-                    o[:] = value
-            return
-        ctx = value[0].context
-        reduced = value[0].as_in_context(ctx).copy()
-        for v in value[1:]:
-            reduced += v.as_in_context(ctx)
-        for o in (value if out is None else _listed(out)):
-            o[:] = reduced
-
-    @staticmethod
-    def is_capable(capability):
-        if capability.lower() == KVStoreBase.OPTIMIZER:
-            return False
-        raise ValueError("Unknown capability: {}".format(capability))
-
-    @property
-    def type(self):
-        return "teststore"
-
-    @property
-    def rank(self):
-        return 0
-
-    @property
-    def num_workers(self):
-        return 1
-
-    def set_optimizer(self, optimizer):
-        raise NotImplementedError()
-
-    def save_optimizer_states(self, fname, dump_optimizer=False):
-        raise NotImplementedError()
-
-    def load_optimizer_states(self, fname):
-        raise NotImplementedError()
 
 
 class KVStore(KVStoreBase):
@@ -359,27 +240,6 @@ class DistKVStore(KVStore):
     def allgather(self, array):
         """Shape (num_workers,) + array.shape: row r is rank r's array."""
         return nd.NDArray(_core.dist.allgather(array.handle))
-
-
-def create(name="local"):
-    """A store by type name: a class filed with KVStoreBase.register (by lower-case name), else
-    one of the built-in types. A store given instead of a name is returned as it is."""
-    if isinstance(name, KVStoreBase):
-        return name
-    if name is None:
-        name = "local"
-    if not isinstance(name, str):
-        raise TypeError("name must be a string")
-    if name.lower() in KVStoreBase.kv_registry:
-        return KVStoreBase.kv_registry[name.lower()]()
-    if name in _SINGLE_PROCESS:
-        return KVStore(name)
-    if name in _DISTRIBUTED:
-        return DistKVStore(name)
-    if "async" in name or name == "dist":
-        raise MXNetError("kvstore %r: asynchronous training needs a parameter server, which symnet "
-                         "does not have; use 'dist_sync' (synchronous all-reduce over MPI)" % name)
-    raise MXNetError("kvstore %r is not known; use one of %s" % (name, ", ".join(_SINGLE_PROCESS + _DISTRIBUTED)))
 
 
 def global_metric_values(eval_metric, kv):

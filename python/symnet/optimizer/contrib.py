@@ -1,5 +1,5 @@
 """mx.optimizer.contrib: MXNet 1.9.1's contributed optimizers (GroupAdaGrad)."""
-from . import ndarray as nd
+from .. import ndarray as nd
 from .optimizer import Optimizer
 
 __all__ = ["GroupAdaGrad"]
