@@ -17,3 +17,16 @@ def isfinite(data):
 def isnan(data):
     """1 where an element of `data` is NaN, 0 elsewhere."""
     return data != data
+
+
+# ---- candidate sampling MXNet 1.9.1 writes in Python ----------------------------------------
+def rand_zipfian(true_classes, num_sampled, range_max, ctx=None):
+    """Draws num_sampled classes in [0, range_max) from the log-uniform (Zipfian) distribution,
+    with replacement; returns (sampled_classes (int64), the expected counts of true_classes and
+    of the sampled classes (float64)). See symnet._zipfian."""
+    from .. import _zipfian, context, ndarray
+
+    if ctx is None:
+        ctx = context.current_context()
+    return _zipfian.rand_zipfian(ndarray, true_classes.as_in_context(ctx), num_sampled, range_max,
+                                 ctx)
