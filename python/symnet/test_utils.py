@@ -3,7 +3,7 @@
 MXNet test files import this module with ``from symnet.test_utils import *``, so every public
 name (including the modules MXNet's version imports, such as ``np``, ``rnd`` and ``mx``) sits in
 the plain module namespace. Where symnet lacks a feature a helper needs (sparse storage,
-``mx.np``, ``mx.io.MNISTIter``, the network), the helper raises a clear error when it is called.
+``mx.np``, the network), the helper raises a clear error when it is called.
 
 Differences from MXNet, each kept because symnet's own tests rely on it or because MXNet's
 behaviour is a plain bug:
@@ -794,11 +794,7 @@ def get_cifar10():
 
 
 def get_mnist_iterator(batch_size, input_shape, num_parts=1, part_index=0):
-    """(train, validation) mx.io.MNISTIter iterators over data/ (see get_mnist_ubyte). Needs
-    mx.io.MNISTIter, which symnet does not implement yet: raises NotImplementedError then."""
-    if not hasattr(mx.io, "MNISTIter"):
-        raise NotImplementedError("get_mnist_iterator needs mx.io.MNISTIter, which symnet does not implement yet "
-                                  "(get_mnist() gives the data as numpy arrays)")
+    """(train, validation) mx.io.MNISTIter iterators over data/ (see get_mnist_ubyte)."""
     get_mnist_ubyte()
     flat = len(input_shape) != 3
     common = dict(input_shape=input_shape, batch_size=batch_size, flat=flat, num_parts=num_parts,

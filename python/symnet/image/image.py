@@ -26,7 +26,8 @@ from ..base import MXNetError
 from ._resize import resize as _resample  # OpenCV's sampling rules in numpy
 
 __all__ = ["imdecode", "imread", "imresize", "resize_short", "scale_down", "fixed_crop",
-           "random_crop", "center_crop", "color_normalize", "random_size_crop"]
+           "random_crop", "center_crop", "color_normalize", "random_size_crop", "copyMakeBorder",
+           "imrotate", "random_rotate"]
 
 _JPEG_MAGIC = b"\xff\xd8"
 
@@ -228,6 +229,117 @@ def random_size_crop(src, size, area, ratio, interp=2, **kwargs):
         raise TypeError("random_size_crop: unexpected arguments %s" % sorted(kwargs))
     out, box = _random_size_crop_np(_as_np(src), size, area, ratio, interp)
     return _like(src, out), box
+
+
+# OpenCV's border types (what copyMakeBorder's `type` takes) as numpy.pad modes; BORDER_ISOLATED
+# (16) only matters for views into a larger image, which these arrays never are
+_BORDER_MODES = {1: "edge", 2: "symmetric", 3: "wrap", 4: "reflect"}
+_BORDER_ISOLATED = 16
+
+
+def copyMakeBorder(src, top, bot, left, right, type=0, value=0.0, values=(), out=None):  # noqa: A002,N802
+    """An (H, W, C) image with `top`, `bot`, `left` and `right` pixels added around it, as
+    MXNet's mx.image.copyMakeBorder (OpenCV's cv::copyMakeBorder): type 0 fills them with
+    `values` (one per channel) or `value`, 1 repeats the edge, 2 mirrors (edge included), 3
+    wraps around, 4 mirrors (edge excluded). Returns the same kind as src (NDArray or numpy)."""
+    arr = _as_np(src)
+    kind = int(type) & ~_BORDER_ISOLATED
+    widths = ((int(top), int(bot)), (int(left), int(right))) + ((0, 0),) * (arr.ndim - 2)
+    if kind == 0:
+        fill = np.empty((arr.shape[2],) if arr.ndim == 3 else (), dtype=np.float64)
+        fill[...] = value
+        if values:  # per channel; OpenCV's Scalar holds 4, the rest of the channels get 0
+            fill[...] = 0
+            given = np.asarray(values, dtype=np.float64).ravel()[:fill.size]
+            fill.flat[:given.size] = given
+        shape = (arr.shape[0] + widths[0][0] + widths[0][1], arr.shape[1] + widths[1][0] + widths[1][1])
+        result = np.empty(shape + arr.shape[2:], dtype=arr.dtype)
+        result[...] = fill.astype(arr.dtype) if arr.dtype.kind != "f" else fill
+        result[widths[0][0]:widths[0][0] + arr.shape[0], widths[1][0]:widths[1][0] + arr.shape[1]] = arr
+    elif kind in _BORDER_MODES:
+        result = np.pad(arr, widths, mode=_BORDER_MODES[kind])
+    else:
+        raise ValueError("copyMakeBorder: border type %r is not one of 0 (constant), 1 (replicate), "
+                         "2 (reflect), 3 (wrap), 4 (reflect_101)" % (type,))
+    result = _like(src, result)
+    if out is not None:
+        out[:] = result
+        return out
+    return result
+
+
+def _bilinear_sample(src, x, y):
+    """src (N, C, H, W) sampled at pixel coordinates x, y (N, H', W') bilinearly, as MXNet's
+    BilinearSampler: neighbours outside the image count as 0."""
+    n, c, h, w = src.shape
+    x0, y0 = np.floor(x).astype(np.int64), np.floor(y).astype(np.int64)
+    out = np.zeros((n, c) + x.shape[1:], dtype=np.float32)
+    batch = np.arange(n)[:, None, None]
+    for dy in (0, 1):
+        for dx in (0, 1):
+            xi, yi = x0 + dx, y0 + dy
+            weight = (1 - np.abs(x - xi)) * (1 - np.abs(y - yi))
+            inside = (xi >= 0) & (xi < w) & (yi >= 0) & (yi < h)
+            values = src[batch, :, np.clip(yi, 0, h - 1), np.clip(xi, 0, w - 1)]  # (N, H', W', C)
+            out += np.moveaxis(values * (weight * inside)[..., None], -1, 1).astype(np.float32)
+    return out
+
+
+def imrotate(src, rotation_degrees, zoom_in=False, zoom_out=False):
+    """src (C, H, W) or (N, C, H, W) float32 rotated about its centre by rotation_degrees
+    (counter-clockwise; one angle, or one per image of a batch), bilinearly, the uncovered
+    corners black, as MXNet's. zoom_in scales the result so that no black corner shows,
+    zoom_out so that the whole rotated image fits."""
+    if zoom_in and zoom_out:
+        raise ValueError("`zoom_in` and `zoom_out` cannot be both True")
+    if np.dtype(src.dtype) != np.float32:
+        raise TypeError("Only `float32` images are supported by this function")
+    arr = _as_np(src)
+    expanded = arr.ndim == 3
+    if expanded:
+        arr = arr[None]
+        if not isinstance(rotation_degrees, numbers.Number):
+            raise TypeError("When a single image is passed the rotation angle is required to be a scalar.")
+    elif arr.ndim != 4:
+        raise ValueError("Only 3D and 4D are supported by this function")
+    if isinstance(rotation_degrees, numbers.Number):
+        rotation_degrees = [rotation_degrees] * len(arr)
+    angles = _as_np(rotation_degrees).astype(np.float32).ravel()
+    if len(arr) != len(angles):
+        raise ValueError("The number of images must be equal to the number of rotation angles")
+    rad = (np.float32(np.pi) * angles / np.float32(180))[:, None, None]
+    _, _, h, w = arr.shape
+    hscale, wscale = np.float32((h - 1) / 2.0), np.float32((w - 1) / 2.0)
+    hm = (np.arange(h, dtype=np.float32)[:, None] - hscale)[None] * np.ones((1, 1, w), np.float32)
+    wm = (np.arange(w, dtype=np.float32)[None, :] - wscale)[None] * np.ones((1, h, 1), np.float32)
+    cos, sin = np.cos(rad), np.sin(rad)
+    # the grid in [-1, 1] (normalised after the rotation, which keeps the aspect ratio)
+    wrot = (wm * cos - hm * sin) / wscale
+    hrot = (wm * sin + hm * cos) / hscale
+    if zoom_in or zoom_out:
+        fh, fw = np.float32(h), np.float32(w)
+        rho, ang = np.sqrt(fh * fh + fw * fw), np.arctan(fh / fw)
+        max_x = np.maximum(np.abs(rho * np.cos(ang + np.abs(rad))), np.abs(rho * np.cos(ang - np.abs(rad))))
+        max_y = np.maximum(np.abs(rho * np.sin(ang + np.abs(rad))), np.abs(rho * np.sin(ang - np.abs(rad))))
+        if zoom_out:
+            scale = np.maximum(max_x / fw, max_y / fh)
+        else:
+            scale = np.minimum(fw / max_x, fh / max_y)
+        wrot, hrot = wrot * scale, hrot * scale
+    x = (wrot + 1) * (w - 1) / np.float32(2)
+    y = (hrot + 1) * (h - 1) / np.float32(2)
+    out = _bilinear_sample(arr.astype(np.float32), x, y)
+    return _like(src, out[0] if expanded else out)
+
+
+def random_rotate(src, angle_limits, zoom_in=False, zoom_out=False):
+    """imrotate by an angle drawn uniformly from angle_limits (numpy's global generator, as
+    MXNet's): one for an image, one per image of a batch."""
+    if src.ndim == 3:
+        rotation_degrees = np.random.uniform(*angle_limits)
+    else:
+        rotation_degrees = nd.array(np.random.uniform(*angle_limits, size=src.shape[0]))
+    return imrotate(src, rotation_degrees, zoom_in=zoom_in, zoom_out=zoom_out)
 
 
 def color_normalize(src, mean, std=None):
@@ -981,6 +1093,10 @@ class ImageIter(io.DataIter):
                              % (self._where, values.size, self.label_width))
         batch_label[i] = values[0] if self.label_width == 1 else values
 
+    def _new_label_batch(self):
+        """The numpy array a batch's labels are filled into (ImageDetIter's starts at -1)."""
+        return np.zeros(self.provide_label[0].shape, dtype=np.float32)
+
     def _batchify(self, batch_data, batch_label, start=0):
         """Fills batch_data / batch_label (numpy) from index start; returns how many are filled
         (StopIteration when the data ended before the first)."""
@@ -1019,7 +1135,7 @@ class ImageIter(io.DataIter):
             batch_data, batch_label, i = self._cache
         else:
             batch_data = np.zeros((self.batch_size,) + self.data_shape, dtype=np.float32)
-            batch_label = np.zeros(self.provide_label[0].shape, dtype=np.float32)
+            batch_label = self._new_label_batch()
             i = self._batchify(batch_data, batch_label)
         pad = self.batch_size - i
         if pad:

@@ -14,6 +14,7 @@ from collections import OrderedDict, namedtuple
 import numpy as np
 
 from .. import ndarray as nd
+from ..base import MXNetError
 from ..ndarray import NDArray
 
 
@@ -79,9 +80,10 @@ class DataIter:
         return 0
 
 
-class _SingleArrayIter(DataIter):
-    """The iterators MXNet implements in C++ (its MXDataIter: CSVIter, ImageRecordIter, ...):
-    getdata() and getlabel() give one NDArray, not a list; the batches hold them as lists."""
+class MXDataIter(DataIter):
+    """The base of the iterators MXNet implements in C++ (CSVIter, ImageRecordIter, MNISTIter,
+    ...; MXNet's class of this name wraps their C handle): getdata() and getlabel() give one
+    NDArray, not a list; the batches hold them as lists."""
 
     def next(self):
         if self.iter_next():
@@ -264,7 +266,7 @@ class NDArrayIter(DataIter):
         return self._batch_idx
 
 
-class ImageRecordIter(_SingleArrayIter):
+class ImageRecordIter(MXDataIter):
     """Batches of decoded, augmented images from an MXNet .rec file (JPEG records), decoded in
     C++ worker threads ahead of training. Every option of MXNet 1.9.1's mx.io.ImageRecordIter is
     accepted and implemented, with MXNet's names and defaults (``mx.io.ImageRecordIter.options()``
@@ -382,6 +384,37 @@ class ImageRecordIter(_SingleArrayIter):
     def num_threads(self):
         """Decoding threads: preprocess_threads, at most the processors."""
         return self._handle.num_threads()
+
+
+def ImageRecordUInt8Iter(**kwargs):  # noqa: N802 (MXNet's name)
+    """ImageRecordIter with uint8 batches (MXNet's iterator of that name: dtype='uint8')."""
+    kwargs.setdefault("dtype", "uint8")
+    return ImageRecordIter(**kwargs)
+
+
+def ImageRecordInt8Iter(**kwargs):  # noqa: N802 (MXNet's name)
+    """ImageRecordIter with int8 batches (MXNet's iterator of that name: dtype='int8')."""
+    kwargs.setdefault("dtype", "int8")
+    return ImageRecordIter(**kwargs)
+
+
+# MXNet 1.9.1's older record iterators take the same options as the current ones
+ImageRecordIter_v1 = ImageRecordIter
+ImageRecordUInt8Iter_v1 = ImageRecordUInt8Iter
+
+
+def LibSVMIter(**kwargs):  # noqa: N802 (MXNet's name)
+    """MXNet's LibSVM iterator gives CSR sparse batches; symnet has no sparse storage."""
+    raise MXNetError("mx.io.LibSVMIter: symnet has no sparse (CSR) arrays, which this iterator's batches are; "
+                     "read the file into dense arrays and use NDArrayIter")
+
+
+def ImageDetRecordIter(**kwargs):  # noqa: N802 (MXNet's name)
+    """MXNet's C++ detection record iterator is not implemented; mx.image.ImageDetIter reads the
+    same .rec files (labels packed by im2rec --pack-label) with MXNet's detection augmenters."""
+    raise MXNetError("mx.io.ImageDetRecordIter is not implemented in symnet; use mx.image.ImageDetIter("
+                     "batch_size, data_shape, path_imgrec=..., path_imgidx=...), which reads the same "
+                     "files and augments with MXNet's detection augmenters")
 
 
 class SyntheticIter(DataIter):
@@ -547,7 +580,7 @@ def _read_csv(path, shape, dtype, what):
     return rows.reshape((len(rows),) + tuple(shape))
 
 
-class CSVIter(_SingleArrayIter):
+class CSVIter(MXDataIter):
     """Batches of rows of a CSV file (or of every file in a folder): each row, reshaped to
     data_shape, is one example; label_csv gives the labels the same way (label_shape; without
     it every label is 0). dtype: 'float32' (default), 'int32' or 'int64', for data and labels.
@@ -890,5 +923,8 @@ class PrefetchingIter(_WrappingIter):
             pass
 
 
-__all__ = ["DataDesc", "DataBatch", "DataIter", "NDArrayIter", "ImageRecordIter", "SyntheticIter",
-           "CSVIter", "PrefetchingIter", "ResizeIter"]
+from ._mnist import MNISTIter  # noqa: E402 (it builds on MXDataIter above)
+
+__all__ = ["DataDesc", "DataBatch", "DataIter", "MXDataIter", "NDArrayIter", "ImageRecordIter", "SyntheticIter",
+           "CSVIter", "PrefetchingIter", "ResizeIter", "MNISTIter", "ImageRecordUInt8Iter", "ImageRecordInt8Iter",
+           "ImageRecordIter_v1", "ImageRecordUInt8Iter_v1", "LibSVMIter", "ImageDetRecordIter"]

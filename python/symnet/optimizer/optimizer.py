@@ -989,6 +989,11 @@ class ccSGD(SGD):  # noqa: N801 (MXNet's name)
     """Deprecated alias of SGD kept by MXNet 1.9.1."""
 
 
+from ._lbsgd import LBSGD  # noqa: E402 (it builds on Optimizer above)
+
+#: MXNet's name for mx.nd.abs in this module
+NDabs = nd.abs
+
 
 def create(name, **kwargs):
     """An optimizer by name: create('sgd', learning_rate=0.1, momentum=0.9)."""
@@ -1031,4 +1036,4 @@ def get_updater(optimizer):
 
 __all__ = ["Optimizer", "SGD", "NAG", "Adam", "AdamW", "RMSProp", "AdaGrad", "AdaDelta", "LAMB",
            "LARS", "Ftrl", "Signum", "SignSGD", "SGLD", "FTML", "Adamax", "Nadam", "DCASGD", "Test", "ccSGD",
-           "create", "Updater", "get_updater", "register"]
+           "create", "Updater", "get_updater", "register", "LBSGD", "NDabs"]
