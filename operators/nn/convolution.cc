@@ -59,17 +59,63 @@ ConvGeometry MakeConvGeometry(const ConvolutionParam& p, const Shape& given) {
 
 namespace {
 
+/*! \brief A geometry vector of `p` (kernel, stride, dilate, pad), `def` where not given. */
+std::vector<int64_t> ConvDims(const Shape& s, int nsp, int64_t def) {
+  std::vector<int64_t> v(nsp, def);
+  if (s.ndim_known() && s.ndim() == nsp)
+    for (int i = 0; i < nsp; ++i) v[i] = s[i];
+  return v;
+}
+
+/*!
+ * \brief Partial shapes, as MXNet's infer_shape_partial: data of known ndim takes an unknown
+ *  channel count from the weight, its batch from the output, and (stride 1 only, where the
+ *  input length is the only one) a spatial length from the output's; the weight and output get
+ *  what the partial data decides. Channels-first here; `last` converts at the edges.
+ */
+void ConvPartialShape(const ConvolutionParam& p, std::vector<Shape>* in, std::vector<Shape>* out) {
+  const int nsp = p.kernel.ndim();
+  const bool last = IsChannelsLast(p.layout);
+  if ((*in)[0].ndim() != nsp + 2) return;  // MakeConvGeometry reports a wrong ndim
+  Shape d = last ? ToChannelsFirst((*in)[0]) : (*in)[0];
+  const std::vector<int64_t> kernel = ConvDims(p.kernel, nsp, 1);
+  const std::vector<int64_t> stride = ConvDims(p.stride, nsp, 1);
+  const std::vector<int64_t> dilate = ConvDims(p.dilate, nsp, 1);
+  const std::vector<int64_t> pad = ConvDims(p.pad, nsp, 0);
+  const Shape& ws = (*in)[1];
+  if (d[1] < 0 && ws.ndim() == nsp + 2) {
+    const int64_t wc = last ? ws[nsp + 1] : ws[1];
+    if (wc >= 0) d[1] = wc * p.num_group;
+  }
+  if ((*out)[0].ndim() == nsp + 2) {
+    const Shape o = last ? ToChannelsFirst((*out)[0]) : (*out)[0];
+    if (d[0] < 0) d[0] = o[0];
+    for (int i = 0; i < nsp; ++i) {
+      if (d[2 + i] >= 0 || o[2 + i] < 0 || stride[i] != 1) continue;
+      const int64_t len = o[2 + i] + dilate[i] * (kernel[i] - 1) - 2 * pad[i];
+      if (len >= 0) d[2 + i] = len;
+    }
+  }
+  AssignInShape(in, 0, last ? ToChannelsLast(d) : d);
+  if ((*in)[0].is_known()) return;  // the full rule takes it from here
+  Shape w{p.num_filter, d[1] >= 0 ? d[1] / p.num_group : -1};
+  for (auto k : kernel) w.push_back(k);
+  AssignInShape(in, 1, last ? ToChannelsLast(w) : w);
+  Shape y{d[0], p.num_filter};
+  for (int i = 0; i < nsp; ++i) {
+    const int64_t span = dilate[i] * (kernel[i] - 1) + 1;
+    y.push_back(d[2 + i] >= 0 && d[2 + i] + 2 * pad[i] >= span
+                    ? (d[2 + i] + 2 * pad[i] - span) / stride[i] + 1
+                    : -1);
+  }
+  AssignOutShape(out, 0, last ? ToChannelsLast(y) : y);
+}
+
 bool ConvShape(const NodeAttrs& attrs, std::vector<Shape>* in, std::vector<Shape>* out) {
   const ConvolutionParam& p = Param<ConvolutionParam>(attrs);
   if (!p.no_bias) AssignInShape(in, 2, Shape{p.num_filter});
   const Shape& x = (*in)[0];
-  const Shape& os = (*out)[0];
-  if (x.ndim_known() && x.ndim() > 0 && x[0] < 0 && os.ndim_known() && os.ndim() > 0 &&
-      os[0] >= 0) {
-    Shape d = x;  // as MXNet: an unknown batch takes the output's
-    d[0] = os[0];
-    AssignInShape(in, 0, d);
-  }
+  if (x.ndim_known() && !x.is_known()) ConvPartialShape(p, in, out);
   if (!x.is_known()) return false;
   const ConvGeometry g = MakeConvGeometry(p, x);
   const bool last = IsChannelsLast(p.layout);

@@ -10,34 +10,57 @@ DMLC_REGISTER_PARAMETER(ConcatParam);
 
 namespace {
 
+/*! \brief Works on partial shapes, both ways: every dim but the axis is one dim across the
+ *  inputs and the output; the output's axis dim is the inputs' sum, and an input's that alone is
+ *  unknown is what the output's leaves over. */
 bool ConcatShape(const NodeAttrs& attrs, std::vector<Shape>* in, std::vector<Shape>* out) {
   const ConcatParam& p = Param<ConcatParam>(attrs);
-  int ndim = -1;
+  int ndim = (*out)[0].ndim();
   for (const auto& s : *in) ndim = s.ndim_known() ? s.ndim() : ndim;
   if (ndim < 0) return false;
   const int a = ConcatAxis(p, ndim);
   // every dim but `a` agrees across inputs and output; the output's `a` is the sum
   Shape common = Shape::Unknown(ndim);
-  for (const auto& s : *in) {
-    if (!s.ndim_known()) continue;
+  auto merge = [&](const Shape& s) {
+    if (!s.ndim_known()) return;
+    SYMNET_CHECK_EQ(s.ndim(), ndim) << "Concat inputs and output must have one ndim, got " << s;
     Shape t = s;
     t[a] = -1;
     SYMNET_CHECK(ShapeAssign(&common, t))
-        << "Concat inputs disagree outside dim " << p.dim << ": " << s;
-  }
+        << "Concat inputs and output disagree outside dim " << p.dim << ": " << s;
+  };
+  for (const auto& s : *in) merge(s);
+  merge((*out)[0]);
   int64_t total = 0;
-  bool known = true;
+  int unknown = 0, last_unknown = -1;
   for (size_t i = 0; i < in->size(); ++i) {
     Shape t = common;
     t[a] = (*in)[i].ndim_known() ? (*in)[i][a] : -1;
     AssignInShape(in, i, t);
-    known = known && (*in)[i][a] >= 0;
-    total += (*in)[i][a];
+    if ((*in)[i][a] < 0) {
+      ++unknown;
+      last_unknown = static_cast<int>(i);
+    } else {
+      total += (*in)[i][a];
+    }
+  }
+  const int64_t out_a = (*out)[0].ndim_known() ? (*out)[0][a] : -1;
+  if (unknown == 1 && out_a >= 0) {
+    SYMNET_CHECK(out_a >= total) << "Concat: the output's dim " << p.dim << " is " << out_a
+                                 << ", less than the inputs' known " << total;
+    Shape t = common;
+    t[a] = out_a - total;
+    AssignInShape(in, last_unknown, t);
+    total = out_a;
+    unknown = 0;
   }
   Shape o = common;
-  o[a] = known ? total : -1;
+  o[a] = unknown == 0 ? total : -1;
   AssignOutShape(out, 0, o);
-  return (*out)[0].is_known();
+  if (!(*out)[0].is_known()) return false;
+  for (const auto& s : *in)
+    if (!s.is_known()) return false;
+  return true;
 }
 
 /*! \brief Copies between the whole (rows of total length) and its parts; forward or back. */

@@ -80,10 +80,49 @@ namespace {
 using dnnl_util::GemmConfig;
 using dnnl_util::GemmPlan;
 
+/*!
+ * \brief The output of partially known lhs and rhs, as MXNet's infer_shape_partial: it is
+ *  decided once both ndims and both contracted dims are known (they must agree); the other dims
+ *  pass through, unknown or not. Batch dims merge. False when it is not decided yet.
+ */
+bool DotPartialShape(const DotParam& p, const Shape& lhs, const Shape& rhs, bool batched,
+                     Shape* out) {
+  if (!lhs.ndim_known() || !rhs.ndim_known()) return false;
+  const int dl = lhs.ndim(), dr = rhs.ndim();
+  if (dl < (batched ? 3 : 1) || (batched && dl != dr) || dr < 1) return false;  // full rule says
+  const int ka_at = batched ? (p.transpose_a ? dl - 2 : dl - 1) : (p.transpose_a ? 0 : dl - 1);
+  const int kb_at = batched ? (p.transpose_b ? dr - 1 : dr - 2) : (p.transpose_b ? dr - 1 : 0);
+  if (lhs[ka_at] < 0 || rhs[kb_at] < 0) return false;
+  SYMNET_CHECK(lhs[ka_at] == rhs[kb_at])
+      << (batched ? "batch_dot" : "dot") << ": lhs " << lhs << " and rhs " << rhs
+      << " do not share the contracted dim";
+  *out = Shape::Scalar();
+  if (batched) {
+    for (int i = 0; i < dl - 2; ++i) {
+      SYMNET_CHECK(lhs[i] < 0 || rhs[i] < 0 || lhs[i] == rhs[i])
+          << "batch_dot: lhs " << lhs << " and rhs " << rhs << " differ in batch dim " << i;
+      out->push_back(lhs[i] >= 0 ? lhs[i] : rhs[i]);
+    }
+    out->push_back(p.transpose_a ? lhs[dl - 1] : lhs[dl - 2]);
+    out->push_back(p.transpose_b ? rhs[dr - 2] : rhs[dr - 1]);
+    return true;
+  }
+  for (int i = 0; i < dl; ++i)
+    if (i != ka_at) out->push_back(lhs[i]);
+  for (int i = 0; i < dr; ++i)
+    if (i != kb_at) out->push_back(rhs[i]);
+  if (out->ndim() == 0) out->push_back(1);  // MXNet 1.x: the dot of two vectors has shape (1,)
+  return true;
+}
+
 template <bool kBatched>
 bool DotShape(const NodeAttrs& attrs, std::vector<Shape>* in, std::vector<Shape>* out) {
-  if (!(*in)[0].is_known() || !(*in)[1].is_known()) return false;
   Shape o;
+  if (!(*in)[0].is_known() || !(*in)[1].is_known()) {
+    if (DotPartialShape(Param<DotParam>(attrs), (*in)[0], (*in)[1], kBatched, &o))
+      AssignOutShape(out, 0, o);
+    return false;
+  }
   MakeDotGeometry(Param<DotParam>(attrs), (*in)[0], (*in)[1], kBatched, &o);
   AssignOutShape(out, 0, o);
   return true;

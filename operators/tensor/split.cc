@@ -30,12 +30,35 @@ SliceBox SplitBox(const SplitParam& p, const Shape& in, int k) {
 
 namespace {
 
+/*! \brief Works on partial shapes, both ways: the parts share one shape, the input's with the
+ *  axis divided by num_outputs (or dropped, squeezed); what a part knows goes back to the input. */
 bool SplitShape(const NodeAttrs& attrs, std::vector<Shape>* in, std::vector<Shape>* out) {
+  const SplitParam& p = Param<SplitParam>(attrs);
+  const int64_t n = p.num_outputs;
+  Shape known_part;  // what the outputs already know
+  for (size_t k = 0; k < out->size(); ++k)
+    SYMNET_CHECK(ShapeAssign(&known_part, (*out)[k]))
+        << "split: the parts must share one shape, got " << known_part << " and " << (*out)[k];
+  if (!(*in)[0].ndim_known() && known_part.ndim_known()) {
+    // the input has the parts' dims, plus the axis where it was squeezed out
+    AssignInShape(in, 0, Shape::Unknown(known_part.ndim() + (p.squeeze_axis ? 1 : 0)));
+  }
   const Shape& s = (*in)[0];
   if (!s.ndim_known()) return false;
-  const SplitParam& p = Param<SplitParam>(attrs);
   const int a = SplitAxis(p, s);
-  const int64_t n = p.num_outputs;
+  if (known_part.ndim_known()) {
+    Shape back = Shape::Unknown(s.ndim());
+    for (int d = 0, j = 0; d < s.ndim(); ++d) {
+      if (d == a && p.squeeze_axis) {
+        back[d] = n;
+        continue;
+      }
+      const int64_t v = known_part.ndim() > j ? known_part[j] : -1;
+      back[d] = d == a ? (v >= 0 ? v * n : -1) : v;
+      ++j;
+    }
+    AssignInShape(in, 0, back);
+  }
   std::vector<int64_t> dims = s.ToVector();
   if (s[a] >= 0) {
     SYMNET_CHECK(s[a] % n == 0) << "split: num_outputs " << n << " does not divide the length "

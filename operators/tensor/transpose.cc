@@ -27,14 +27,22 @@ std::vector<int> TransposeAxes(const TransposeParam& p, int ndim) {
 
 namespace {
 
+/*! \brief Works on partial shapes, both ways: once either side's ndim is known, output dim i
+ *  and input dim axes[i] are one dim, and whichever side knows it gives it to the other (an
+ *  unknown batch dim stays unknown, as MXNet's infer_shape_partial). */
 bool TransposeShape(const NodeAttrs& attrs, std::vector<Shape>* in, std::vector<Shape>* out) {
   const Shape& x = (*in)[0];
-  if (!x.is_known()) return false;
-  const std::vector<int> axes = TransposeAxes(Param<TransposeParam>(attrs), x.ndim());
-  Shape y = Shape::Scalar();
-  for (int a : axes) y.push_back(x[a]);
-  AssignOutShape(out, 0, y);
-  return true;
+  const Shape& known_y = (*out)[0];
+  if (!x.ndim_known() && !known_y.ndim_known()) return false;
+  const int ndim = x.ndim_known() ? x.ndim() : known_y.ndim();
+  const std::vector<int> axes = TransposeAxes(Param<TransposeParam>(attrs), ndim);
+  Shape y = Shape::Unknown(ndim);
+  for (int i = 0; i < ndim && x.ndim_known(); ++i) y[i] = x[axes[i]];
+  AssignOutShape(out, 0, y);  // throws if the output has another ndim
+  Shape back = Shape::Unknown(ndim);
+  for (int i = 0; i < ndim; ++i) back[axes[i]] = known_y[i];
+  AssignInShape(in, 0, back);
+  return (*in)[0].is_known() && (*out)[0].is_known();
 }
 
 }  // namespace

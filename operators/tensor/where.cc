@@ -26,11 +26,15 @@ bool OnXY(const NodeAttrs& attrs, std::vector<V>* in, std::vector<V>* out, Rule 
 }
 
 /*! \brief x, y and the output share a shape; the condition has it too, or is 1-D over its first
- *  dim. An unknown condition is taken to have x's shape. */
-bool WhereShape(const NodeAttrs& attrs, std::vector<Shape>* in, std::vector<Shape>* out) {
-  const bool known = OnXY(attrs, in, out, ElemwiseShape);
-  const Shape& s = (*in)[1];
+ *  dim. An unknown condition is taken to have x's shape. As MXNet's infer_shape_partial, the
+ *  output is decided only once the condition's shape is fully known. */
+bool WhereShape(const NodeAttrs&, std::vector<Shape>* in, std::vector<Shape>* out) {
+  Shape s;  // x, y and (what is known of) the output
+  for (int i = 1; i <= 2; ++i) ShapeAssign(&s, (*in)[i]);
+  ShapeAssign(&s, (*out)[0]);
   if (!s.ndim_known()) return false;
+  AssignInShape(in, 1, s);
+  AssignInShape(in, 2, s);
   const Shape& c = (*in)[0];
   if (c.ndim_known() && c.ndim() == 1 && s.ndim() > 1) {
     SYMNET_CHECK(c[0] < 0 || s[0] < 0 || c[0] == s[0])
@@ -43,7 +47,9 @@ bool WhereShape(const NodeAttrs& attrs, std::vector<Shape>* in, std::vector<Shap
   } else {
     AssignInShape(in, 0, s);
   }
-  return known && (*in)[0].is_known();
+  if (!(*in)[0].is_known()) return false;
+  AssignOutShape(out, 0, s);
+  return s.is_known();
 }
 
 /*! \brief x, y and the output share a dtype; the condition may have any. */

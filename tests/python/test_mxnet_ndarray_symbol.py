@@ -92,7 +92,7 @@ def test_infer_shape_partial_writes_unknowns_as_the_shape_mode_says():
     data = mx.sym.var("data", shape=(1, 0, 0, 0))
     conv = mx.sym.Convolution(data, num_filter=2, kernel=(3, 3), no_bias=True, name="c")
     assert conv.infer_shape_partial()[0][0] == (1, 0, 0, 0)
-    # an explicit 0 stays an empty dim in symnet (MXNet 1.x would read an unknown one)
+    # an explicit 0 is an unknown dim, as in MXNet 1.x (written back as 0)
     assert fc.infer_shape_partial(x=(0, 5))[1] == [(0, 3)]
     with mx.np_shape(True):
         arg, out, _ = fc.infer_shape_partial()

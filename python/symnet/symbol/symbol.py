@@ -117,22 +117,28 @@ class Symbol:
                 known[name] = convert(value)
         return known
 
-    def _infer_shape_native(self, args, kwargs):
+    def _infer_shape_native(self, args, kwargs, zero_unknown=True):
         """The core's inference on the given shapes. The core reads 0 as an empty dim and None
-        as an unknown one; with NumPy shapes on, -1 given here is an unknown dim too (MXNet's
-        spelling). Without them a 0 given stays an empty dim, where MXNet 1.x would read an
-        unknown one (symnet's zero-size support; see docs/mxnet_compat.md)."""
+        as an unknown one. As in MXNet 1.x, a 0 given here is an unknown dim (with NumPy shapes
+        on, -1 is, and 0 stays empty); zero_unknown=False keeps a 0 an empty dim."""
         if is_np_shape():
             def convert(shape):
                 return tuple(None if d is None or d < 0 else d for d in shape)
+        elif zero_unknown:
+            def convert(shape):
+                return tuple(None if d is None or d == 0 else d for d in shape)
         else:
             convert = tuple
         return self.handle.infer_shape(self._known(args, kwargs, convert), True)
 
     def infer_shape(self, *args, **kwargs):
         """(arg_shapes, out_shapes, aux_shapes) from known shapes given by position or name;
-        (None, None, None) with a warning when some shape cannot be inferred."""
+        (None, None, None) with a warning when some shape cannot be inferred. A 0 given is first
+        an unknown dim, as in MXNet 1.x, to be decided by the graph; where the graph leaves
+        shapes undecided, symnet reads it as an empty dim (zero-size arrays) and tries again."""
         arg, out, aux, complete = self._infer_shape_native(args, kwargs)
+        if not complete and not is_np_shape() and _gives_zero(args, kwargs):
+            arg, out, aux, complete = self._infer_shape_native(args, kwargs, zero_unknown=False)
         if not complete:
             unknown = [n for n, s in zip(self.list_arguments(), arg) if s is None or None in s]
             warnings.warn("cannot infer the shapes of: %s" % ", ".join(unknown), stacklevel=2)
@@ -321,6 +327,12 @@ class Symbol:
         self.handle = _core.Symbol.from_json(state["handle"])
 
     __hash__ = object.__hash__  # the comparison operators below return symbols
+
+
+def _gives_zero(args, kwargs):
+    """Whether some shape given to infer_shape has a 0 dim (MXNet 1.x's unknown dim)."""
+    shapes = list(args) + list(kwargs.values())
+    return any(s is not None and 0 in tuple(s) for s in shapes)
 
 
 def _np_types(names):
