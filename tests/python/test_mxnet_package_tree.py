@@ -199,6 +199,29 @@ def test_model_store_offline_names_the_file_and_where_to_put_it(tmp_path, monkey
     assert sorted(os.listdir(root)) == ["keep.txt"]
 
 
+def test_pretrained_loads_the_model_store_file(tmp_path, monkeypatch):
+    """get_model(..., pretrained=True) loads <root>/<name>-<hash>.params as MXNet's does (the
+    table's SHA-1 is swapped for that of a file saved here, which stands in for MXNet's)."""
+    import hashlib
+
+    store = mx.gluon.model_zoo.model_store
+    vision = mx.gluon.model_zoo.vision
+    saved = vision.get_model("mobilenet0.25", classes=4, prefix="pretrained_src_")
+    saved.initialize(mx.init.Xavier())
+    saved(mx.nd.ones((1, 3, 32, 32)))
+    plain = tmp_path / "plain.params"
+    saved.save_parameters(str(plain))
+    sha1 = hashlib.sha1(plain.read_bytes()).hexdigest()
+    monkeypatch.setitem(store._model_sha1, "mobilenet0.25", sha1)
+    (tmp_path / ("mobilenet0.25-%s.params" % sha1[:8])).write_bytes(plain.read_bytes())
+    net = vision.get_model("mobilenet0.25", classes=4, pretrained=True, root=str(tmp_path), prefix="pretrained_dst_")
+    x = mx.nd.array(np.random.RandomState(0).rand(1, 3, 32, 32))
+    np.testing.assert_allclose(net(x).asnumpy(), saved(x).asnumpy(), rtol=1e-5, atol=1e-6)
+    monkeypatch.setenv("MXNET_GLUON_REPO", (tmp_path / "no-repo").as_uri())
+    with pytest.raises(RuntimeError, match="resnet18_v1-a0666292.params"):
+        vision.resnet18_v1(pretrained=True, root=str(tmp_path / "empty"))
+
+
 # ---- detection -------------------------------------------------------------------------------------
 def _det_rec(folder):
     """A .rec of 5 random images (sizes 30x40 .. 46x28) with 1-3 boxes each, im2rec's packed

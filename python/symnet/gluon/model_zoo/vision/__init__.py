@@ -1,7 +1,8 @@
 """mx.gluon.model_zoo.vision: the image classification networks of MXNet 1.x's model zoo, with
 MXNet's block structure and therefore MXNet's parameter names (structural: features.0.weight;
-prefixed: resnetv10_conv0_weight). Weights are not downloaded (no network access):
-pretrained=True raises and points to load_parameters."""
+prefixed: resnetv10_conv0_weight). pretrained=True loads MXNet's parameter file through
+model_store.get_model_file (found in $MXNET_HOME/models, or fetched; offline, the error names
+the file and where to put it)."""
 from .alexnet import *  # noqa: F401,F403
 from .densenet import *  # noqa: F401,F403
 from .inception import *  # noqa: F401,F403

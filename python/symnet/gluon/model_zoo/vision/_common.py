@@ -1,12 +1,11 @@
-"""What every model-zoo constructor shares: refusing pretrained downloads with a way out."""
+"""What every model-zoo constructor shares: pretrained=True loads MXNet's parameter file."""
 
 
-def check_not_pretrained(pretrained, name):
-    """symnet has no network access: pretrained weights cannot be fetched, but a .params file
-    of MXNet's model zoo loads into the network built here."""
+def load_pretrained(net, pretrained, name, ctx=None, root=None):
+    """net, with MXNet's pretrained parameters of model `name` loaded when `pretrained`, from
+    model_store.get_model_file(name, root) ($MXNET_HOME/models/<name>-<hash>.params, fetched
+    when missing; offline, the error names the file and where to put it)."""
     if pretrained:
-        raise ValueError(
-            "model_zoo.vision.%s(pretrained=True): symnet does not download weights (no network "
-            "access). Build the network with pretrained=False, then load MXNet's file: "
-            "net.load_parameters('%s-<hash>.params') (from ~/.mxnet/models on a machine where "
-            "MXNet fetched it)" % (name, name))
+        from ..model_store import get_model_file
+        net.load_parameters(get_model_file(name, root=root), ctx=ctx)
+    return net

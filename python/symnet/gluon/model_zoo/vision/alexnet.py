@@ -1,7 +1,7 @@
 """AlexNet (Krizhevsky et al. 2012, the one-tower variant MXNet's model zoo ships)."""
 from ... import nn
 from ...block import HybridBlock
-from ._common import check_not_pretrained
+from ._common import load_pretrained
 
 __all__ = ["AlexNet", "alexnet"]
 
@@ -29,5 +29,4 @@ class AlexNet(HybridBlock):
 
 
 def alexnet(pretrained=False, ctx=None, root=None, **kwargs):
-    check_not_pretrained(pretrained, "alexnet")
-    return AlexNet(**kwargs)
+    return load_pretrained(AlexNet(**kwargs), pretrained, "alexnet", ctx, root)

@@ -4,7 +4,7 @@ appended."""
 from ...contrib.nn import HybridConcurrent, Identity
 from ... import nn
 from ...block import HybridBlock
-from ._common import check_not_pretrained
+from ._common import load_pretrained
 
 __all__ = ["DenseNet", "get_densenet"]
 
@@ -72,9 +72,8 @@ def get_densenet(num_layers, pretrained=False, ctx=None, root=None, **kwargs):
     if num_layers not in _SPEC:
         raise ValueError("densenet: %r layers is not a model-zoo depth; choose one of %s"
                          % (num_layers, sorted(_SPEC)))
-    check_not_pretrained(pretrained, "densenet%d" % num_layers)
     stem, growth, config = _SPEC[num_layers]
-    return DenseNet(stem, growth, config, **kwargs)
+    return load_pretrained(DenseNet(stem, growth, config, **kwargs), pretrained, "densenet%d" % num_layers, ctx, root)
 
 
 def _constructor(depth):

@@ -5,7 +5,7 @@ convolutions accept)."""
 from ...contrib.nn import HybridConcurrent
 from ... import nn
 from ...block import HybridBlock
-from ._common import check_not_pretrained
+from ._common import load_pretrained
 
 __all__ = ["Inception3", "inception_v3"]
 
@@ -115,5 +115,4 @@ class Inception3(HybridBlock):
 
 
 def inception_v3(pretrained=False, ctx=None, root=None, **kwargs):
-    check_not_pretrained(pretrained, "inceptionv3")
-    return Inception3(**kwargs)
+    return load_pretrained(Inception3(**kwargs), pretrained, "inceptionv3", ctx, root)

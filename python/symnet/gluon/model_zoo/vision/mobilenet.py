@@ -2,7 +2,7 @@
 bottlenecks with relu6, Sandler et al. 2018) in MXNet's Gluon layout (names come from it)."""
 from ... import nn
 from ...block import HybridBlock
-from ._common import check_not_pretrained
+from ._common import load_pretrained
 
 __all__ = ["MobileNet", "MobileNetV2", "RELU6", "LinearBottleneck", "get_mobilenet",
            "get_mobilenet_v2"]
@@ -104,13 +104,12 @@ def _suffix(multiplier):
 
 
 def get_mobilenet(multiplier, pretrained=False, ctx=None, root=None, **kwargs):
-    check_not_pretrained(pretrained, "mobilenet" + _suffix(multiplier))
-    return MobileNet(multiplier, **kwargs)
+    return load_pretrained(MobileNet(multiplier, **kwargs), pretrained, "mobilenet" + _suffix(multiplier), ctx, root)
 
 
 def get_mobilenet_v2(multiplier, pretrained=False, ctx=None, root=None, **kwargs):
-    check_not_pretrained(pretrained, "mobilenetv2_" + _suffix(multiplier))
-    return MobileNetV2(multiplier, **kwargs)
+    return load_pretrained(MobileNetV2(multiplier, **kwargs), pretrained, "mobilenetv2_" + _suffix(multiplier), ctx,
+                           root)
 
 
 def _constructor(getter, multiplier, name):

@@ -3,7 +3,7 @@ the attribute names (features, output, body, downsample, bn1, conv1...) and the 
 are created in are what MXNet's parameter names come from, so both must stay as they are."""
 from ... import nn
 from ...block import HybridBlock
-from ._common import check_not_pretrained
+from ._common import load_pretrained
 
 __all__ = ["ResNetV1", "ResNetV2", "BasicBlockV1", "BasicBlockV2", "BottleneckV1",
            "BottleneckV2", "get_resnet"]
@@ -181,10 +181,10 @@ def get_resnet(version, num_layers, pretrained=False, ctx=None, root=None, **kwa
                          % (num_layers, sorted(_SPEC)))
     if version not in _BLOCKS:
         raise ValueError("resnet: version %r does not exist; choose 1 or 2" % version)
-    check_not_pretrained(pretrained, "resnet%d_v%d" % (num_layers, version))
     kind, layers, channels = _SPEC[num_layers]
     net_class = ResNetV1 if version == 1 else ResNetV2
-    return net_class(_BLOCKS[version][kind], layers, channels, **kwargs)
+    return load_pretrained(net_class(_BLOCKS[version][kind], layers, channels, **kwargs), pretrained,
+                           "resnet%d_v%d" % (num_layers, version), ctx, root)
 
 
 def _constructor(version, depth):

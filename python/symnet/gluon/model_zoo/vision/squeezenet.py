@@ -3,7 +3,7 @@ expands side by side), a 1x1 convolution classifier and a 13x13 average pool."""
 from ...contrib.nn import HybridConcurrent
 from ... import nn
 from ...block import HybridBlock
-from ._common import check_not_pretrained
+from ._common import load_pretrained
 
 __all__ = ["SqueezeNet", "get_squeezenet", "squeezenet1_0", "squeezenet1_1"]
 
@@ -57,8 +57,7 @@ class SqueezeNet(HybridBlock):
 
 
 def get_squeezenet(version, pretrained=False, ctx=None, root=None, **kwargs):
-    check_not_pretrained(pretrained, "squeezenet%s" % version)
-    return SqueezeNet(version, **kwargs)
+    return load_pretrained(SqueezeNet(version, **kwargs), pretrained, "squeezenet%s" % version, ctx, root)
 
 
 def squeezenet1_0(**kwargs):

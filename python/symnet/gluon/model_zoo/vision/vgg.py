@@ -3,7 +3,7 @@ classifier's two 4096-wide Dense layers sit inside `features`, only the last one
 from .... import initializer
 from ... import nn
 from ...block import HybridBlock
-from ._common import check_not_pretrained
+from ._common import load_pretrained
 
 __all__ = ["VGG", "get_vgg"]
 
@@ -46,10 +46,9 @@ def get_vgg(num_layers, pretrained=False, ctx=None, root=None, **kwargs):
     if num_layers not in _SPEC:
         raise ValueError("vgg: %r layers is not a model-zoo depth; choose one of %s"
                          % (num_layers, sorted(_SPEC)))
-    check_not_pretrained(pretrained, "vgg%d%s" % (num_layers,
-                                                  "_bn" if kwargs.get("batch_norm") else ""))
+    name = "vgg%d%s" % (num_layers, "_bn" if kwargs.get("batch_norm") else "")
     layers, filters = _SPEC[num_layers]
-    return VGG(layers, filters, **kwargs)
+    return load_pretrained(VGG(layers, filters, **kwargs), pretrained, name, ctx, root)
 
 
 def _constructor(depth, batch_norm):
