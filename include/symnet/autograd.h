@@ -12,6 +12,7 @@
 
 #include "symnet/ndarray.h"
 #include "symnet/node.h"
+#include "symnet/symbol.h"
 #include "symnet/tensor.h"
 
 namespace symnet {
@@ -76,12 +77,19 @@ void RecordFunction(const std::vector<NDArray>& inputs, std::vector<NDArray>* ou
  *  go into every reachable attach_grad buffer per its grad_req and nothing is returned;
  *  otherwise the gradients of `variables` are returned and no buffer is touched. Without
  *  `retain_graph` the recorded values are freed afterwards. `is_train` is the mode the
- *  gradient ops run in.
+ *  gradient ops run in. With `create_graph` the gradient ops are recorded too, so the
+ *  gradients returned can be differentiated again (ops whose backward has a gradient).
  */
 std::vector<NDArray> Backward(const std::vector<NDArray>& heads,
                               const std::vector<NDArray>& head_grads,
                               const std::vector<NDArray>& variables, bool retain_graph,
-                              bool is_train);
+                              bool is_train, bool create_graph = false);
+
+/*!
+ * \brief The graph autograd recorded for `heads` as a symbol (MXNet's autograd.get_symbol):
+ *  attach_grad's arrays become variables var0, var1, ..., untracked inputs null0, null1, ...
+ */
+Symbol GetSymbol(const std::vector<NDArray>& heads);
 
 }  // namespace autograd
 }  // namespace symnet

@@ -63,7 +63,8 @@ void InitAutograd(py::module_& m) {
         });
   m.def("autograd_backward", &autograd::Backward, py::arg("heads"), py::arg("head_grads"),
         py::arg("variables"), py::arg("retain_graph"), py::arg("is_train"),
-        py::call_guard<py::gil_scoped_release>());
+        py::arg("create_graph") = false, py::call_guard<py::gil_scoped_release>());
+  m.def("autograd_get_symbol", &autograd::GetSymbol);
 }
 
 }  // namespace python

@@ -8,7 +8,7 @@ from . import _core
 # MXNet's autograd module holds these names too, and `from mxnet.autograd import *` (MXNet's own
 # tests) relies on them
 from .ndarray import NDArray
-from .symbol import Symbol  # noqa: F401
+from .symbol import Symbol
 
 # no __all__: as in MXNet, `from mxnet.autograd import *` gives every public name here
 
@@ -118,19 +118,25 @@ def backward(heads, head_grads=None, retain_graph=False, train_mode=True):
 def grad(heads, variables, head_grads=None, retain_graph=None, create_graph=False,
          train_mode=True):
     """Returns the gradients of heads with respect to variables (a list, or one NDArray when
-    variables is one NDArray) without touching any .grad buffer. First order only."""
-    if create_graph:
-        raise NotImplementedError("autograd.grad(create_graph=True): higher-order gradients are "
-                                  "not supported by symnet; differentiate once, or write the "
-                                  "derivative as a graph and differentiate that")
+    variables is one NDArray) without touching any .grad buffer. With create_graph the
+    gradients are recorded too and can be differentiated again (docs/mxnet_compat.md lists the
+    ops whose gradient has a gradient)."""
     single = isinstance(variables, NDArray)
     heads = _handles(heads, "heads")
     variables = _handles(variables, "variables")
     retain = create_graph if retain_graph is None else retain_graph
     res = _core.autograd_backward([h.handle for h in heads], _head_grads(heads, head_grads),
-                                  [v.handle for v in variables], bool(retain), bool(train_mode))
+                                  [v.handle for v in variables], bool(retain), bool(train_mode),
+                                  bool(create_graph))
     res = [NDArray(h) for h in res]
     return res[0] if single else res
+
+
+def get_symbol(x):
+    """The graph recorded for x (an NDArray computed under record()) as a Symbol: the arrays
+    attach_grad marked are its variables var0, var1, ..., other inputs null0, null1, ..."""
+    heads = _handles(x, "x")
+    return Symbol(_core.autograd_get_symbol([h.handle for h in heads]))
 
 
 def _record_function(inputs, outputs, backward_fn):

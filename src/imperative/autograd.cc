@@ -8,6 +8,7 @@
 #include "symnet/imperative.h"
 #include "symnet/op_attr_types.h"
 #include "symnet/pass.h"
+#include "symnet/symbol.h"
 
 namespace symnet {
 namespace autograd {
@@ -166,7 +167,7 @@ void RecordFunction(const std::vector<NDArray>& inputs, std::vector<NDArray>* ou
 std::vector<NDArray> Backward(const std::vector<NDArray>& heads,
                               const std::vector<NDArray>& head_grads,
                               const std::vector<NDArray>& variables, bool retain_graph,
-                              bool is_train) {
+                              bool is_train, bool create_graph) {
   SYMNET_CHECK(!heads.empty()) << "backward: no heads given";
   SYMNET_CHECK(head_grads.empty() || head_grads.size() == heads.size())
       << "backward: " << heads.size() << " heads but " << head_grads.size() << " head gradients";
@@ -229,12 +230,21 @@ std::vector<NDArray> Backward(const std::vector<NDArray>& heads,
     SYMNET_CHECK(!n->is_variable()) << "internal error: gradient variable without a value";
     std::vector<NDArray> in;
     for (const auto& e : n->inputs) {
-      const NDArray& v = e.node->ag ? RecordedValue(e) : values.at(e.node.get()).at(e.index);
-      in.push_back(v);
+      if (e.node->ag) {
+        NDArray v = RecordedValue(e);
+        // create_graph: the gradient ops are recorded on what they read, so the gradients
+        // they give can be differentiated again (higher-order gradients)
+        if (create_graph) v.set_autograd_entry(e.node, e.index);
+        in.push_back(v);
+      } else {
+        in.push_back(values.at(e.node.get()).at(e.index));
+      }
     }
-    values[n.get()] = n->op() == function_backward
-                          ? CallFunctionBackward(*n, in)
-                          : InvokeNode(n, in, BackwardOutputs(*n), is_train);
+    std::vector<NDArray>& out = values[n.get()];
+    out = n->op() == function_backward ? CallFunctionBackward(*n, in)
+                                       : InvokeNode(n, in, BackwardOutputs(*n), is_train);
+    // (a recorded node reads its inputs from its own record from now on, as forward nodes do)
+    if (create_graph) Record(n, in, &out);
     for (const auto& e : n->inputs)
       if (!e.node->ag && --readers[e.node.get()] == 0) values.erase(e.node.get());
   }
@@ -245,6 +255,7 @@ std::vector<NDArray> Backward(const std::vector<NDArray>& heads,
     const NDArray& value = g.node->ag ? RecordedValue(g) : values.at(g.node.get()).at(g.index);
     if (!variables.empty()) {
       out.push_back(value);
+      if (create_graph && g.node->ag) out.back().set_autograd_entry(g.node, g.index);
       continue;
     }
     AutogradRecord& rec = *xs[i]->ag;
@@ -257,6 +268,35 @@ std::vector<NDArray> Backward(const std::vector<NDArray>& heads,
   }
   if (!retain_graph) Release(recorded);
   return out;
+}
+
+Symbol GetSymbol(const std::vector<NDArray>& heads) {
+  std::vector<NodeEntry> ys;
+  for (size_t i = 0; i < heads.size(); ++i) {
+    const NodePtr& node = heads[i].autograd_node();
+    SYMNET_CHECK(node && node->ag) << "get_symbol: output " << i << " " << kNotRecorded;
+    ys.push_back(NodeEntry{node, heads[i].autograd_index(), 0});
+  }
+  // a copy of the recorded graph without its values: attach_grad's variables become var0,
+  // var1, ... and untracked inputs null0, null1, ... (MXNet's names for them)
+  std::unordered_map<const Node*, NodePtr> copies;
+  int marked = 0, constant = 0;
+  DFSVisit(ys, [&](const NodePtr& n) {
+    NodePtr c;
+    if (n->is_variable()) {
+      c = Node::Variable(n->ag && n->ag->marked ? "var" + std::to_string(marked++)
+                                                : "null" + std::to_string(constant++));
+    } else {
+      c = Node::Create();
+      c->attrs = n->attrs;
+      for (const auto& e : n->inputs)
+        c->inputs.push_back(NodeEntry{copies.at(e.node.get()), e.index, 0});
+    }
+    copies[n.get()] = c;
+  });
+  std::vector<NodeEntry> outs;
+  for (const auto& y : ys) outs.push_back(NodeEntry{copies.at(y.node.get()), y.index, 0});
+  return Symbol(outs);
 }
 
 }  // namespace autograd

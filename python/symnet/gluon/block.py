@@ -1,5 +1,6 @@
 """Gluon blocks: Block (imperative), HybridBlock (imperative or traced once per input
 signature into a Symbol and run by a bound executor), SymbolBlock (a loaded symbol)."""
+import json
 import os
 import threading
 import warnings
@@ -413,6 +414,7 @@ class _CachedGraph:
         # cast and hybridize drop it), so they are looked up once, not on every call
         self.params = {p.name: p for p in block.collect_params().values()}
         self.arg_params = [self.params[n] for n in self.arg_names if n in self.params]
+        self.num_ops = sum(n["op"] != "null" for n in json.loads(symbol.tojson())["nodes"])
 
     def _bind(self, ctx, inputs, train, tracked, param_grads):
         params = self.params
@@ -576,11 +578,22 @@ class HybridBlock(Block):
                              % (self.name, in_fmt, self._cached_in_fmt))
         self._finish_deferred(*args)  # from the cached graph: no second trace
         graph, out_fmt = self._cached
+        if self._inlined(graph):
+            return self._imperative(*args)
         outs = graph([a for a in flat if a is not None])
         if outs is None:
             return self._imperative(*args)
         out, _ = _regroup(outs, out_fmt)
         return out
+
+    def _inlined(self, graph):
+        """Whether a recorded call runs op by op, as MXNet's CachedOp records a graph of at most
+        inline_limit ops (autograd.get_symbol then shows its ops, not one node). Only with an
+        explicit hybridize(inline_limit=...): symnet's executors are faster than op-by-op
+        calls, and the gradients are the same either way."""
+        limit = self._flags.get("inline_limit")
+        return (limit is not None and not self._flags.get("static_alloc")
+                and autograd.is_recording() and graph.num_ops <= limit)
 
     def _imperative(self, x, *args):
         if not self._reg_params:  # (activations, pooling: no device to look up)
