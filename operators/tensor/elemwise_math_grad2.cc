@@ -50,15 +50,15 @@ NodeEntry OverSquare(const NodePtr& n, const NodeEntry& v, double c) {
 
 void SetSecondOrder(const char* backward_op, SecondDerivative dv) {
   Op::Register(backward_op)
-      .set_attr<FGradient>("FGradient", [backward_op, dv](const NodePtr& n,
-                                                         const std::vector<NodeEntry>& ograds) {
-        const NodeEntry& h = ograds[0];
-        const NodeEntry& g = n->inputs[0];
-        const NodeEntry& v = n->inputs[1];
-        NodeEntry dg = MakeGradNode(backward_op, n, {h, v}, ParamsOf(n), "backward_grad")[0];
-        if (!dv) return std::vector<NodeEntry>{dg, NoGradient()};
-        return std::vector<NodeEntry>{dg, dv(n, Mul(n, h, g), v)};
-      });
+      .set_attr<FGradient>(
+          "FGradient", [backward_op, dv](const NodePtr& n, const std::vector<NodeEntry>& ograds) {
+            const NodeEntry& h = ograds[0];
+            const NodeEntry& g = n->inputs[0];
+            const NodeEntry& v = n->inputs[1];
+            NodeEntry dg = MakeGradNode(backward_op, n, {h, v}, ParamsOf(n), "backward_grad")[0];
+            if (!dv) return std::vector<NodeEntry>{dg, NoGradient()};
+            return std::vector<NodeEntry>{dg, dv(n, Mul(n, h, g), v)};
+          });
 }
 
 const double kLn2 = 0.69314718055994530942, kLn10 = 2.30258509299404568402;
@@ -72,9 +72,10 @@ const bool registered = [] {
   SetSecondOrder("_backward_expm1", [](const NodePtr&, const NodeEntry& hg, const NodeEntry&) {
     return hg;  // d = y + 1
   });
-  SetSecondOrder("_backward_sigmoid", [](const NodePtr& n, const NodeEntry& hg, const NodeEntry& y) {
-    return Mul(n, hg, Shift(n, Scale(n, y, -2), 1));  // d = y (1 - y)
-  });
+  SetSecondOrder("_backward_sigmoid",
+                 [](const NodePtr& n, const NodeEntry& hg, const NodeEntry& y) {
+                   return Mul(n, hg, Shift(n, Scale(n, y, -2), 1));  // d = y (1 - y)
+                 });
   SetSecondOrder("_backward_tanh", [](const NodePtr& n, const NodeEntry& hg, const NodeEntry& y) {
     return Mul(n, hg, Scale(n, y, -2));  // d = 1 - y^2
   });
