@@ -204,6 +204,14 @@ class Block:
         handle.attach(self._forward_pre_hooks, hook)
         return handle
 
+    def register_op_hook(self, callback, monitor_all=False):
+        """callback(node name, operator name, array) (names as UTF-8 bytes) for every op output (with monitor_all also
+        every op input) when this block's hybridized graphs run, names as MXNet's
+        ("<prefix>fwd_output", "<prefix>fwd_data"); set on every descendant too."""
+        for child in self._children.values():
+            child.register_op_hook(callback, monitor_all)
+        self._op_hook = (callback, bool(monitor_all))
+
     def apply(self, fn):
         """Calls fn(block) on every descendant, children before parents, then on this block;
         returns this block."""
@@ -414,7 +422,23 @@ class _CachedGraph:
         # cast and hybridize drop it), so they are looked up once, not on every call
         self.params = {p.name: p for p in block.collect_params().values()}
         self.arg_params = [self.params[n] for n in self.arg_names if n in self.params]
-        self.num_ops = sum(n["op"] != "null" for n in json.loads(symbol.tojson())["nodes"])
+        nodes = json.loads(symbol.tojson())["nodes"]
+        self.num_ops = sum(n["op"] != "null" for n in nodes)
+        self.op_of_node = {n["name"]: n["op"] for n in nodes if n["op"] != "null"}
+
+    def _op_name(self, monitored):
+        """The operator of a monitored array "<node>_<output or input name>"."""
+        node = monitored
+        while node and node not in self.op_of_node:
+            node = node.rpartition("_")[0]
+        return self.op_of_node.get(node, "")
+
+    def _install_hook(self, exe, hook):
+        callback, monitor_all = hook
+        # the names as bytes: MXNet hands its C strings over, and hooks decode them (py_str)
+        exe.set_monitor_callback(
+            lambda name, arr: callback(name.encode(), self._op_name(name).encode(), arr),
+            monitor_all)
 
     def _bind(self, ctx, inputs, train, tracked, param_grads):
         params = self.params
@@ -447,7 +471,7 @@ class _CachedGraph:
         return self.symbol.bind(ctx, args, args_grad=grads or None, grad_req=reqs,
                                 aux_states=aux)
 
-    def __call__(self, inputs):
+    def __call__(self, inputs, hook=None):
         ctx = inputs[0].context
         recording = autograd.is_recording()
         train = autograd.is_training()
@@ -469,6 +493,8 @@ class _CachedGraph:
             entry = [self._bind(ctx, inputs, train, tracked, param_grads), None]
             pool.append(entry)
         exe = entry[0]
+        if hook is not None:
+            self._install_hook(exe, hook)
         for name, x in zip(self.input_names, inputs):
             exe.arg_dict[name].handle.copy_from(x.handle)
         exe.forward(is_train=train)
@@ -580,7 +606,7 @@ class HybridBlock(Block):
         graph, out_fmt = self._cached
         if self._inlined(graph):
             return self._imperative(*args)
-        outs = graph([a for a in flat if a is not None])
+        outs = graph([a for a in flat if a is not None], getattr(self, "_op_hook", None))
         if outs is None:
             return self._imperative(*args)
         out, _ = _regroup(outs, out_fmt)
