@@ -233,9 +233,16 @@ struct Executor::Impl {
       }
       return;
     }
-    for (size_t k = 0; k < c.out.size(); ++k)
-      if (c.req[k] != kNullOp && !names[k].empty())
-        monitor(names[k], DefaultLayoutView(c.out[k], dev));
+    for (size_t k = 0; k < c.out.size(); ++k) {
+      if (names[k].empty()) continue;
+      if (c.req[k] == kNullOp) {
+        // a gradient nothing reads (of the data, of a label) is not computed; MXNet's monitor
+        // still reports it, with whatever its buffer holds: zeros here
+        monitor(names[k], NDArray::Zeros(c.out[k].shape_, dev, c.out[k].dtype_));
+        continue;
+      }
+      monitor(names[k], DefaultLayoutView(c.out[k], dev));
+    }
   }
 
   /*!

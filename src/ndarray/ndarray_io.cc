@@ -127,9 +127,25 @@ NDArray ReadData(Reader* r, const Shape& s) {
   return a;
 }
 
-NDArray ReadArray(Reader* r) {
+/*! \brief MXNet's check of an array's layout against the load's shape semantics (its messages:
+ *  a file saved under np_shape reads zero dims as zero-size, one saved without as unknown). */
+void CheckSemantics(Reader* r, uint32_t magic, LoadShapeSemantics semantics) {
+  if (magic == kV3Magic && semantics == LoadShapeSemantics::kLegacy)
+    r->Fail(
+        "ndarray was saved in np shape semantics, must be loaded in the same semantics. Please "
+        "turn on np shape semantics in Python using `with np_shape(True)` or decorator "
+        "`use_np_shape` to scope the code of loading the ndarray.");
+  if (magic == kV2Magic && semantics == LoadShapeSemantics::kNumpyThread)
+    r->Fail(
+        "ndarray was not saved in np shape semantics, but being loaded in np shape semantics. "
+        "Please turn off np shape semantics in Python using `with np_shape(False)` to scope the "
+        "code of loading the ndarray.");
+}
+
+NDArray ReadArray(Reader* r, LoadShapeSemantics semantics) {
   const uint32_t magic = r->Get<uint32_t>("array magic");
   if (magic == kV2Magic || magic == kV3Magic) {
+    CheckSemantics(r, magic, semantics);
     const int32_t stype = r->Get<int32_t>("storage type");
     if (stype != 0)
       r->Fail("storage type " + std::to_string(stype) +
@@ -160,16 +176,16 @@ NDArray ReadArray(Reader* r) {
 }  // namespace
 
 std::string SaveNDArrayList(const std::vector<NDArray>& arrays,
-                            const std::vector<std::string>& names) {
+                            const std::vector<std::string>& names, bool numpy_shape) {
   SYMNET_CHECK(names.empty() || names.size() == arrays.size())
       << "save: " << names.size() << " names for " << arrays.size() << " arrays";
   Writer w;
   w.Put<uint64_t>(kListMagic);
   w.Put<uint64_t>(0);
   w.Put<uint64_t>(arrays.size());
-  const bool v3 = std::any_of(arrays.begin(), arrays.end(), [](const NDArray& a) {
-    return !a.is_none() && a.shape().ndim() == 0;
-  });
+  const bool v3 = numpy_shape || std::any_of(arrays.begin(), arrays.end(), [](const NDArray& a) {
+                    return !a.is_none() && a.shape().ndim() == 0;
+                  });
   for (const auto& a : arrays) WriteArray(&w, a, v3);
   w.Put<uint64_t>(names.size());
   for (const auto& n : names) {
@@ -180,7 +196,8 @@ std::string SaveNDArrayList(const std::vector<NDArray>& arrays,
 }
 
 void LoadNDArrayList(const std::string& bytes, std::vector<NDArray>* arrays,
-                     std::vector<std::string>* names, const std::string& what) {
+                     std::vector<std::string>* names, const std::string& what,
+                     LoadShapeSemantics semantics) {
   Reader r(bytes, what);
   const uint64_t magic = r.Get<uint64_t>("list magic");
   if (magic != kListMagic) r.Fail("not an MXNet NDArray file (list magic is not 0x112)");
@@ -190,7 +207,7 @@ void LoadNDArrayList(const std::string& bytes, std::vector<NDArray>* arrays,
   if (n > r.remaining() / 8)
     r.Fail("array count " + std::to_string(n) + " is impossible for this file");
   arrays->clear();
-  for (uint64_t i = 0; i < n; ++i) arrays->push_back(ReadArray(&r));
+  for (uint64_t i = 0; i < n; ++i) arrays->push_back(ReadArray(&r, semantics));
   names->clear();
   const uint64_t k = r.Get<uint64_t>("name count");
   if (k != 0 && k != n) r.Fail(std::to_string(k) + " names for " + std::to_string(n) + " arrays");
@@ -206,14 +223,14 @@ void LoadNDArrayList(const std::string& bytes, std::vector<NDArray>* arrays,
 }
 
 void SaveNDArrays(const std::string& path, const std::vector<NDArray>& arrays,
-                  const std::vector<std::string>& names) {
+                  const std::vector<std::string>& names, bool numpy_shape) {
   // temporary file, fsync, rename: a crash or a failed save leaves the previous file intact
-  WriteFileAtomically(path, SaveNDArrayList(arrays, names));
+  WriteFileAtomically(path, SaveNDArrayList(arrays, names, numpy_shape));
 }
 
 void LoadNDArrays(const std::string& path, std::vector<NDArray>* arrays,
-                  std::vector<std::string>* names) {
-  LoadNDArrayList(ReadFile(path, "NDArray file"), arrays, names, path);
+                  std::vector<std::string>* names, LoadShapeSemantics semantics) {
+  LoadNDArrayList(ReadFile(path, "NDArray file"), arrays, names, path, semantics);
 }
 
 }  // namespace symnet

@@ -84,15 +84,19 @@ def test_monitor_interval_pattern_and_names_in_module_fit(caplog):
     names = [l.split()[2] for l in lines if int(l.split()[1]) == 1]
     assert names == sorted(names)
     # what MXNet 1.9.1's Monitor lists for this network (outputs, gradient nodes, then the
-    # arguments and auxiliary states), less the gradients symnet never computes (data, label)
+    # arguments and auxiliary states), the gradients nothing reads (of the data, of the label)
+    # included: symnet does not compute them and shows zeros (MXNet, whatever their buffer holds)
     expected = {"conv0_output", "relu0_output", "conv1_output", "flatten0_output", "fc_output",
-                "softmax_output", "softmax_backward_output0", "fc_backward_output0",
-                "fc_backward_output1", "fc_backward_output2", "flatten0_backward_output",
-                "conv1_backward_output0", "conv1_backward_output1", "conv1_backward_output2",
-                "relu0_backward_output", "conv0_backward_output1", "conv0_backward_output2",
-                "data", "conv0_weight", "conv0_bias", "conv1_weight", "conv1_bias", "fc_weight",
-                "fc_bias", "softmax_label"}
+                "softmax_output", "softmax_backward_output0", "softmax_backward_output1",
+                "fc_backward_output0", "fc_backward_output1", "fc_backward_output2",
+                "flatten0_backward_output", "conv1_backward_output0", "conv1_backward_output1",
+                "conv1_backward_output2", "relu0_backward_output", "conv0_backward_output0",
+                "conv0_backward_output1", "conv0_backward_output2", "data", "conv0_weight",
+                "conv0_bias", "conv1_weight", "conv1_bias", "fc_weight", "fc_bias", "softmax_label"}
     assert set(names) == expected, set(names) ^ expected
+    uncomputed = [l for l in lines if int(l.split()[1]) == 1
+                  and l.split()[2] in ("conv0_backward_output0", "softmax_backward_output1")]
+    assert len(uncomputed) == 2 and all(float(l.split()[3]) == 0 for l in uncomputed), uncomputed
     # the default statistic: the root mean square (|x| / sqrt(size)), here of the labels
     label = [l for l in lines if int(l.split()[1]) == 1 and l.split()[2] == "softmax_label"]
     assert len(label) == 1 and float(label[0].split()[3]) > 0

@@ -234,3 +234,43 @@ def test_shape_errors_name_the_node_and_shapes():
         mx.sym._maximum(mx.sym.var("a"), mx.sym.var("b"), name="mx").infer_shape(a=(2, 3), b=(4, 3))
     with pytest.raises(mx.MXNetError, match="scalar"):
         mx.nd._power_scalar(mx.nd.ones((2,)), scalar="two")
+
+
+# MXNet 1.9.1's mxnet.ndarray.ndarray.__all__ (its public functions and tables)
+MXNET_NDARRAY_MODULE = [
+    "NDArray", "concatenate", "_DTYPE_NP_TO_MX", "_DTYPE_MX_TO_NP", "_GRAD_REQ_MAP", "ones", "add",
+    "arange", "linspace", "eye", "divide", "equal", "full", "greater", "greater_equal", "imdecode",
+    "lesser", "lesser_equal", "logical_and", "logical_or", "logical_xor", "maximum", "minimum",
+    "moveaxis", "modulo", "multiply", "not_equal", "onehot_encode", "power", "subtract",
+    "true_divide", "waitall", "_new_empty_handle", "histogram", "split_v2", "to_dlpack_for_read",
+    "to_dlpack_for_write", "from_dlpack", "from_numpy", "zeros", "indexing_key_expand_implicit_axes",
+    "get_indexing_dispatch_code", "get_oshape_of_gather_nd_op"]
+
+
+def test_every_name_of_mxnet_ndarray_module_exists():
+    missing = [n for n in MXNET_NDARRAY_MODULE if not hasattr(mx.nd.ndarray, n) or not hasattr(mx.nd, n)]
+    assert not missing, missing
+
+
+def test_arithmetic_functions_dispatch_like_mxnet():
+    """mx.nd.add/subtract/multiply/divide/true_divide: array and array (broadcast where shapes
+    differ), array and scalar, scalar and array, two scalars (Python's answer); comparisons of
+    two scalars give 1 or 0 (MXNet's int), maximum/minimum MXNet's `x if x > y else y`."""
+    a_np, b_np = np.array([[1.0, 2.0, 4.0], [3.0, 5.0, 8.0]]), np.array([[2.0], [4.0]])
+    a, b = mx.nd.array(a_np), mx.nd.array(b_np)
+    cases = [("add", np.add), ("subtract", np.subtract), ("multiply", np.multiply),
+             ("divide", np.divide), ("true_divide", np.divide)]
+    for name, ref in cases:
+        f = getattr(mx.nd, name)
+        for x, y, xn, yn in ((a, b, a_np, b_np), (b, a, b_np, a_np), (a, a, a_np, a_np),
+                             (a, 2.5, a_np, 2.5), (3, a, 3, a_np)):
+            got = f(x, y)
+            assert isinstance(got, mx.nd.NDArray)
+            np.testing.assert_allclose(got.asnumpy(), ref(xn, yn), rtol=1e-6)
+        assert f(6, 4) == ref(6, 4)
+        with pytest.raises(TypeError):
+            f(a, "x")
+    assert mx.nd.divide(mx.nd.sum(mx.nd.abs(a)), 6).asscalar() == pytest.approx(23 / 6)
+    assert mx.nd.equal(3, 3) == 1 and type(mx.nd.equal(3, 2)) is int and mx.nd.greater(3, 2) == 1
+    assert mx.nd.logical_xor(2, 0) == 1 and type(mx.nd.logical_and(2.0, 1.0)) is int
+    assert mx.nd.maximum(float("nan"), 1) == 1 and np.isnan(mx.nd.maximum(1, float("nan")))

@@ -7,7 +7,8 @@ import struct
 
 import numpy as np
 
-from .. import _binary_ops, _core
+from .. import _binary_ops, _core, util as _util
+from . import _dlpack
 from ..base import MXNetError, dtype_name, numeric_types, integer_types, numpy_dtype, param_str
 from ..context import Context, current_context
 
@@ -73,6 +74,33 @@ class NDArray:
     def detach(self):
         """The same data, cut from the recorded graph (no gradient flows through it)."""
         return NDArray(_core.autograd_detach(self.handle))
+
+    @property
+    def _fresh_grad(self):
+        """MXNet's gradient state: 1 once a backward wrote this variable's gradient, until it is
+        set back to False (Gluon's Trainer does that after each update); 0 for untracked arrays,
+        whose state cannot be set (MXNetError)."""
+        return self.handle.fresh_grad
+
+    @_fresh_grad.setter
+    def _fresh_grad(self, state):
+        self.handle.fresh_grad = bool(state)
+
+    # ---- DLPack (ndarray/_dlpack.py) ---------------------------------------------------------
+    def to_dlpack_for_read(self):
+        """A DLPack capsule over this array's memory (mx.nd.to_dlpack_for_read)."""
+        return _dlpack.to_dlpack_for_read(self)
+
+    def to_dlpack_for_write(self):
+        """A DLPack capsule over this array's memory, for a writer (mx.nd.to_dlpack_for_write)."""
+        return _dlpack.to_dlpack_for_write(self)
+
+    def __dlpack__(self, stream=None, max_version=None, dl_device=None, copy=None):
+        """The DLPack protocol (numpy.from_dlpack(arr) shares this array's memory)."""
+        return _dlpack.dlpack_capsule(self, stream, max_version, dl_device, copy)
+
+    def __dlpack_device__(self):
+        return _dlpack.dlpack_device(self)
 
     def backward(self, out_grad=None, retain_graph=False, train_mode=True):
         """Computes the gradient of this array (recorded under autograd.record()) with respect to
@@ -601,7 +629,7 @@ def _is_array(x):
     return isinstance(x, NDArray)
 
 
-for _name in _binary_ops.BINARY:
+for _name in list(_binary_ops.BINARY) + list(_binary_ops.ARITHMETIC):
     globals()[_name] = _binary_ops.make_function(_name, _is_array, numeric_types, _apply_binary)
 for _method, _fname, _swapped in _binary_ops.OPERATORS:
     setattr(NDArray, _method, _binary_ops.make_operator(globals()[_fname], _swapped, _is_array,
@@ -750,9 +778,19 @@ def moveaxis(tensor, source, destination):
     return _invoke("transpose", {"axes": param_str(tuple(order))}, [tensor])
 
 
+def _np_shape_mode():
+    """The load semantics of the current np_shape state: 0 off, 1 on in this thread, 2 on in
+    every thread (set_np_shape(2)); MXNet's loader takes a V2 file under 2 but not under 1."""
+    if _util._np_shape_global[0]:
+        return 2
+    return 1 if _util.is_np_shape() else 0
+
+
 def save(fname, data):
     """Saves an NDArray, a list of them or a {name: NDArray} dict in MXNet's .params format
-    (readable by mx.nd.load of MXNet 1.x)."""
+    (readable by mx.nd.load of MXNet 1.x). Under np_shape the file is in MXNet's numpy-shape
+    (V3) layout, which MXNet (and mx.nd.load) reads back only under np_shape; without, in the V2
+    layout, read back only without np_shape (or with set_np_shape(2)), as MXNet's."""
     if isinstance(data, NDArray):
         data = [data]
     if isinstance(data, dict):
@@ -762,12 +800,14 @@ def save(fname, data):
     for a in arrays:
         if not isinstance(a, NDArray):
             raise TypeError("save expects NDArrays, got %r" % type(a))
-    _core.save_ndarrays(str(fname), [a.handle for a in arrays], [str(n) for n in names])
+    _core.save_ndarrays(str(fname), [a.handle for a in arrays], [str(n) for n in names],
+                        _util.is_np_shape())
 
 
 def load(fname):
-    """Loads MXNet's .params format: a dict when the file has names, else a list."""
-    arrays, names = _core.load_ndarrays(str(fname))
+    """Loads MXNet's .params format: a dict when the file has names, else a list. As MXNet's,
+    a V3 (numpy-shape) file needs np_shape on and a V2 file needs it off (or set_np_shape(2))."""
+    arrays, names = _core.load_ndarrays(str(fname), _np_shape_mode())
     arrays = [NDArray(h) if not h.is_none() else None for h in arrays]
     return dict(zip(names, arrays)) if names else arrays
 
@@ -862,7 +902,7 @@ def load_frombuffer(buf):
     """mx.nd.load of the bytes of a .params file: a dict when it has names, else a list."""
     if not isinstance(buf, (bytes, bytearray, memoryview)):
         raise TypeError("load_frombuffer expects bytes, not %s" % type(buf).__name__)
-    arrays, names = _core.load_ndarrays_bytes(bytes(buf))
+    arrays, names = _core.load_ndarrays_bytes(bytes(buf), _np_shape_mode())
     arrays = [NDArray(h) if not h.is_none() else None for h in arrays]
     return dict(zip(names, arrays)) if names else arrays
 
@@ -883,5 +923,13 @@ _STORAGE_TYPE_ID_TO_STR = {v: k for k, v in _STORAGE_TYPE_STR_TO_ID.items()}
 #: the builtin slice, under the name MXNet's module gives it (its own `slice` is the operator)
 py_slice = builtins.slice
 
-# what `from .ndarray import *` gives the package: every public name here but the modules imported
+# DLPack sharing and MXNet's remaining module functions and tables (kept in their own files)
+from ._dlpack import from_dlpack, from_numpy, to_dlpack_for_read, to_dlpack_for_write  # noqa: E402,F401
+from ._module_funcs import (  # noqa: E402,F401
+    _DTYPE_MX_TO_NP, _DTYPE_NP_TO_MX, _GRAD_REQ_MAP, _new_empty_handle, get_indexing_dispatch_code,
+    get_oshape_of_gather_nd_op, histogram, imdecode, indexing_key_expand_implicit_axes)
+
+# what `from .ndarray import *` gives the package: every public name here but the modules
+# imported, and the private tables MXNet's __all__ lists too
 __all__ = [_n for _n, _v in globals().items() if not _n.startswith("_") and type(_v) is not type(np)]
+__all__ += ["_DTYPE_NP_TO_MX", "_DTYPE_MX_TO_NP", "_GRAD_REQ_MAP", "_new_empty_handle"]
