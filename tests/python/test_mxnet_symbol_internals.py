@@ -1,6 +1,8 @@
 """Symbol.get_internals and get_children as MXNet 1.9.1 lists them: internals hold the outputs a
 user sees (not BatchNorm's saved mean and variance nor Dropout's mask), and a node lists its
 inputs once however many of its outputs the symbol holds."""
+import pytest
+
 import symnet as mx
 from symnet import _core
 
@@ -30,3 +32,16 @@ def test_children_of_a_multi_output_node_once():
     # outputs 0 and 2 of one node: its input once, in the order the nodes first appear
     both = mx.sym.Group([parts[0], mx.sym.var("y") * 2, parts[2]])
     assert both.get_children().list_outputs() == ["x", "y"]
+
+
+def test_gen_atomic_symbol_clones_the_head_operator():
+    data = mx.sym.Variable("data")
+    s = mx.sym.RNN(data, mx.sym.Variable("param"), mx.sym.Variable("h0"), mx.sym.Variable("h1"),
+                   state_size=10, num_layers=2, bidirectional=True, state_outputs=True,
+                   mode="lstm", name="rnn")
+    atomic = s._gen_atomic_symbol()
+    assert atomic.list_outputs() == s.list_outputs()  # all three outputs of the op
+    assert atomic[0].attr("state_size") == "10" and atomic[0].attr("mode") == "lstm"
+    assert "data" not in atomic.list_arguments()  # its own inputs, not the graph's
+    with pytest.raises(mx.base.MXNetError, match="data is a variable"):
+        data._gen_atomic_symbol()

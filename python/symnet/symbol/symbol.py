@@ -190,6 +190,17 @@ class Symbol:
     def _for_saving(self, remove_amp_cast):
         return _core.amp_remove_casts(self.handle) if remove_amp_cast else self.handle
 
+    def _gen_atomic_symbol(self):
+        """A new node of this symbol's head operator, with its attributes and its own input
+        variables (MXNet's atomic symbol, which graph rewriters use to clone an op)."""
+        doc = json.loads(self.handle.tojson())
+        node = doc["nodes"][doc["heads"][0][0]]
+        if node["op"] == "null":
+            raise MXNetError("_gen_atomic_symbol: %s is a variable, not an operator"
+                             % node["name"])
+        return Symbol(_core.Symbol.create(node["op"], node["name"], dict(node.get("attrs", {})),
+                                          [], {}))
+
     def debug_str(self):
         return json.dumps(json.loads(self.tojson(remove_amp_cast=False)), indent=1)
 
