@@ -53,7 +53,9 @@ const std::vector<std::string> kFP32Ops = {
     "LayerNorm", "InstanceNorm", "GroupNorm",
     // SSD anchors, targets and decoding: box coordinates, exp/log offsets and IoU comparisons
     // (MXNet lists them float32 for both targets)
-    "_contrib_MultiBoxPrior", "_contrib_MultiBoxTarget", "_contrib_MultiBoxDetection"};
+    "_contrib_MultiBoxPrior", "_contrib_MultiBoxTarget", "_contrib_MultiBoxDetection",
+    // a matrix factorisation needs float32's digits (MXNet lists linalg float32 for both)
+    "_linalg_gelqf"};
 
 const std::vector<std::string> kWidestOps = {
     "elemwise_add", "elemwise_sub", "elemwise_mul", "elemwise_div", "broadcast_add",
@@ -70,7 +72,13 @@ const std::vector<std::string> kWidestOps = {
     "where",
     // box overlaps, NMS and ROIAlign read boxes and features that must share a dtype (MXNet lists
     // them widest for both targets)
-    "_contrib_box_iou", "_contrib_box_nms", "_contrib_ROIAlign"};
+    "_contrib_box_iou", "_contrib_box_nms", "_contrib_ROIAlign",
+    // lhs and rhs must share a dtype (MXNet lists them neutral, which a mixed pair would fail)
+    "_slice_assign", "_identity_with_attr_like_rhs",
+    // the densities: the sample and the parameters must share a dtype (MXNet's choice)
+    "_random_pdf_uniform", "_random_pdf_normal", "_random_pdf_gamma", "_random_pdf_exponential",
+    "_random_pdf_poisson", "_random_pdf_negative_binomial",
+    "_random_pdf_generalized_negative_binomial", "_random_pdf_dirichlet"};
 
 const std::vector<std::string> kNeutralOps = {
     // element-wise and shape ops: they do what the dtype in front of them does
@@ -90,6 +98,9 @@ const std::vector<std::string> kNeutralOps = {
     // outputs in the dtype they are told (MXNet: FP16_FP32_FUNCS)
     "take", "pick", "batch_take", "slice_like", "diag", "one_hot", "shape_array", "size_array",
     "_zeros", "_ones", "_full", "_arange",
+    // assigning a scalar into a box and zeroing arrays in place work in any dtype; the unique
+    // Zipfian sampler makes int64 classes (MXNet: float16 neutral)
+    "_slice_assign_scalar", "reset_arrays", "_sample_unique_zipfian",
     // nearest UpSampling copies pixels, exactly in any dtype; bilinear is a small depthwise blend
     // (MXNet: float16 neutral; its bfloat16 list sends it to float32 for want of kernels)
     "UpSampling",

@@ -292,6 +292,7 @@ void BoxCopy<cpu>(const TBlob& whole, const SliceBox& b, const TBlob& part, bool
 }
 
 SYMNET_REGISTER_OP(slice)
+    .add_alias("crop")  // MXNet's deprecated name of slice
     .describe(
         "Takes a strided box out of the input: dim d keeps indices begin[d], begin[d] + "
         "step[d], ... before end[d], with NumPy's rules (None, negative values, negative steps, "

@@ -110,7 +110,10 @@ Symbol Symbol::Create(const std::string& op_name, const std::string& name, const
     return s.outputs[0];
   };
   for (size_t i = 0; i < args.size(); ++i) inputs[i] = single(args[i], in_names[i]);
-  for (const auto& kv : kwargs) {
+  // MXNet 1.9.1 (nnvm's Compose) matches keyword inputs only while inputs are missing: an op
+  // without inputs drops them unread (sym.random.randn(data=x) is a plain _random_normal)
+  const bool drop_kwargs = num_in == 0;
+  for (const auto& kv : drop_kwargs ? std::map<std::string, Symbol>() : kwargs) {
     size_t idx = num_in;
     for (size_t i = 0; i < num_in; ++i)
       if (in_names[i] == kv.first) idx = i;
