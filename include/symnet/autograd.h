@@ -52,6 +52,10 @@ bool SetTraining(bool on);
  */
 void MarkVariable(NDArray* var, const NDArray& grad, OpReqType req);
 
+/*! \brief Whether autograd tracks `a`: attach_grad marked it, or it was recorded and no
+ *  backward without retain_graph has freed its graph since. */
+bool IsTracked(const NDArray& a);
+
 /*! \brief The gradient buffer of an array attach_grad marked; the none array otherwise. */
 NDArray GradOf(const NDArray& var);
 

@@ -42,7 +42,7 @@ void InitAutograd(py::module_& m) {
     n->ag->fresh = false;
     return fresh;
   });
-  m.def("autograd_is_tracked", [](const NDArray& a) { return a.autograd_node() != nullptr; });
+  m.def("autograd_is_tracked", &autograd::IsTracked);
   m.def("autograd_detach", &NDArray::Detach);
   // fn(output gradients) -> input gradients (None: zero), called from backward with the GIL
   m.def("autograd_record_function",

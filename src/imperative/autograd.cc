@@ -127,20 +127,26 @@ NDArray GradOf(const NDArray& var) {
   return n->ag->grad;
 }
 
+bool IsTracked(const NDArray& a) {
+  const NodePtr& n = a.autograd_node();
+  // an output whose graph a backward freed is a constant from then on, as in MXNet
+  return n && !(n->ag && n->ag->released);
+}
+
 void Record(const NodePtr& n, const std::vector<NDArray>& inputs, std::vector<NDArray>* outputs) {
   bool tracked = false;
-  for (const auto& a : inputs) tracked = tracked || a.autograd_node() != nullptr;
+  for (const auto& a : inputs) tracked = tracked || IsTracked(a);
   if (!tracked) return;
   // an output written over a tracked input would change a value backward reads
   for (size_t o = 0; o < outputs->size(); ++o)
     for (size_t i = 0; i < inputs.size(); ++i)
-      SYMNET_CHECK(!inputs[i].autograd_node() || (*outputs)[o].dptr() != inputs[i].dptr())
+      SYMNET_CHECK(!IsTracked(inputs[i]) || (*outputs)[o].dptr() != inputs[i].dptr())
           << "autograd: operator " << n->op()->name << " writes output " << o << " over input " << i
           << ", which autograd.record() tracks; an in-place update of "
           << "a recorded array cannot be differentiated (write to a new array instead)";
   n->inputs.clear();
   for (const auto& a : inputs) {
-    if (a.autograd_node()) {
+    if (IsTracked(a)) {
       n->inputs.push_back(NodeEntry{a.autograd_node(), a.autograd_index(), 0});
     } else {
       n->inputs.push_back(NodeEntry{ValueNode(a, "const"), 0, 0});

@@ -233,3 +233,26 @@ def test_a_variable_marked_without_gradient_survives_backward():
         y = nd.sum(x * w)
     with pytest.raises(mx.MXNetError, match="not marked"):
         autograd.grad(y, [nd.array([1.0])])
+
+
+def test_output_of_a_freed_graph_is_a_constant_afterwards():
+    # MXNet's test_ndarray.test_cached: y = x + 1 recorded, backward frees its graph; y is then
+    # a constant in the next recording (no gradient reaches x through it), not an error
+    x = nd.array([1.0, 2.0])
+    w = nd.array([3.0, 4.0])
+    x.attach_grad()
+    w.attach_grad()
+    with autograd.record():
+        y = x + 1
+        (y * w).backward()
+    np.testing.assert_allclose(x.grad.asnumpy(), [3, 4])
+    assert not autograd._core.autograd_is_tracked(y.handle)
+    with autograd.record():
+        z = (y + 1) * w
+    z.backward()
+    np.testing.assert_allclose(w.grad.asnumpy(), [3, 4])
+    np.testing.assert_allclose(x.grad.asnumpy(), [3, 4])  # not in this graph: left as it was
+    with autograd.record():
+        y = x * 2
+        y.backward(retain_graph=True)
+    assert autograd._core.autograd_is_tracked(y.handle)  # retained: still part of a graph
