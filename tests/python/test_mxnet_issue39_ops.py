@@ -196,3 +196,14 @@ def test_random_pdf_dirichlet_matches_scipy_and_finite_differences():
         np.testing.assert_allclose(got.asnumpy(), want if is_log else np.exp(want), rtol=1e-10)
         sym = mx.sym.random_pdf_dirichlet(mx.sym.var("x"), mx.sym.var("a"), is_log=is_log)
         mx.test_utils.check_numeric_gradient(sym, [samples, alpha], numeric_eps=1e-7, rtol=1e-4, atol=1e-6)
+
+
+def test_keyword_inputs_of_an_op_without_inputs_are_dropped_as_in_mxnet():
+    """nnvm matches keyword inputs only while inputs are missing: sym.random.randn(data=x) (as
+    MXNet's test_random writes it) is a plain _random_normal whose shape comes from its use."""
+    y = mx.sym.random.randn(loc=10.0, scale=0.5, dtype="float32", data=mx.sym.ones((3, 4)))
+    assert y.list_arguments() == []
+    z = y + mx.sym.var("x")
+    ex = z.bind(mx.cpu(), {"x": mx.nd.zeros((30, 40))})
+    ex.forward()
+    assert ex.outputs[0].shape == (30, 40) and abs(ex.outputs[0].asnumpy().mean() - 10) < 0.1
