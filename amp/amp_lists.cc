@@ -120,6 +120,8 @@ const std::vector<std::string> kNeutralOps = {
     // after AMP has decided the dtypes of the nodes it replaces)
     "Cast", "amp_cast", "amp_multicast", "all_finite", "multi_all_finite", "_convert_layout",
     "_FusedConvBN", "_FusedBatchNormReLU", "_FusedAddReLU",
+    // MXNet's BatchNorm + ReLU node: BatchNorm's type rule, as the fused node above
+    "_contrib_BatchNormWithReLU",
     // optimizer updates run on the dtypes of the arrays they are given
     "sgd_update", "sgd_mom_update", "mp_sgd_update", "mp_sgd_mom_update", "nag_mom_update",
     "mp_nag_mom_update", "multi_sgd_update", "multi_sgd_mom_update", "multi_mp_sgd_update",

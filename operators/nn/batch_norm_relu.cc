@@ -11,7 +11,8 @@
  *
  *  Inputs and parameters: BatchNorm's. Outputs: (output, mean, 1 / sqrt(var + eps) as
  *  BatchNorm's, workspace); only the output is visible (the pass fuses only where nothing reads
- *  mean and var).
+ *  mean and var). MXNet's _contrib_BatchNormWithReLU is the same node under its own name, whose
+ *  mean and var are visible with output_mean_var, as BatchNorm's.
  */
 #include "batch_norm_relu.h"
 
@@ -191,58 +192,77 @@ FLayoutSlots BNReLULayout(std::vector<int> ins, std::vector<int> outs) {
   };
 }
 
+/*! \brief The attributes _FusedBatchNormReLU and _contrib_BatchNormWithReLU share (all but
+ *  their descriptions and visible outputs), then BatchNorm's inputs. */
+Op& BatchNormReLUOp(Op& op) {
+  return BatchNormInputs(
+      op.set_num_outputs(4)
+          .set_attr_parser(ParamParser<BatchNormParam>)
+          .add_arguments(ParamDocs<BatchNormParam>())
+          .set_attr<FListOutputNames>(
+              "FListOutputNames",
+              [](const NodeAttrs&) {
+                return std::vector<std::string>{"output", "mean", "var", "workspace"};
+              })
+          .set_attr<FMutateInputs>("FMutateInputs",
+                                   [](const NodeAttrs&) {
+                                     return std::vector<uint32_t>{kMovingMean, kMovingVar};
+                                   })
+          .set_attr<FInferShape>(
+              "FInferShape",
+              [](const NodeAttrs& a, std::vector<Shape>* in, std::vector<Shape>* out) {
+                const int axis = Param<BatchNormParam>(a).axis;
+                std::vector<Shape> bn_out(out->begin(), out->begin() + 3);
+                if (!BatchNormShape(axis, in, &bn_out)) return false;
+                std::copy(bn_out.begin(), bn_out.end(), out->begin());
+                AssignOutShape(out, kWorkspace, WorkspaceShape((*in)[kData], axis));
+                return true;
+              })
+          .set_attr<FInferType>(
+              "FInferType",
+              [](const NodeAttrs& a, std::vector<DType>* in, std::vector<DType>* out) {
+                std::vector<DType> bn_out(out->begin(), out->begin() + 3);
+                if (!BatchNormType(a, in, &bn_out)) return false;
+                std::copy(bn_out.begin(), bn_out.end(), out->begin());
+                AssignType(out, kWorkspace, DType::kUint8, false);
+                return true;
+              })
+          .set_attr<FLayoutSlots>("FLayoutSlots", BNReLULayout({kData}, {kOut}))
+          .set_attr<FGradient>(
+              "FGradient",
+              [](const NodePtr& n, const std::vector<NodeEntry>& ograds) {
+                auto g = MakeGradNode(
+                    "_backward_FusedBatchNormReLU", n,
+                    {ograds[kOut], NodeEntry{n, kOut, 0}, n->inputs[0], n->inputs[1],
+                     NodeEntry{n, kMean, 0}, NodeEntry{n, kVar, 0}, NodeEntry{n, kWorkspace, 0}},
+                    ParamsOf(n));
+                return std::vector<NodeEntry>{g[0], g[1], g[2], NoGradient(), NoGradient()};
+              })
+          .set_attr<FCompute>("FCompute<cpu>", FusedBatchNormReLUForward));
+}
+
 }  // namespace
 
-SYMNET_REGISTER_OP(_FusedBatchNormReLU)
-    .describe(
-        "Internal: BatchNorm followed by a ReLU as one node, made at bind time for CPU training "
-        "executors (BindOptions::fuse); oneDNN fuses the ReLU into the normalization.")
-    .set_num_outputs(4)
-    .set_attr_parser(ParamParser<BatchNormParam>)
-    .add_arguments(ParamDocs<BatchNormParam>())
-    .set_attr<FListOutputNames>(
-        "FListOutputNames",
-        [](const NodeAttrs&) {
-          return std::vector<std::string>{"output", "mean", "var", "workspace"};
-        })
-    .set_attr<FNumVisibleOutputs>("FNumVisibleOutputs",
-                                  [](const NodeAttrs&) -> uint32_t { return 1; })
-    .set_attr<FMutateInputs>("FMutateInputs",
-                             [](const NodeAttrs&) {
-                               return std::vector<uint32_t>{kMovingMean, kMovingVar};
-                             })
-    .set_attr<FInferShape>("FInferShape",
-                           [](const NodeAttrs& a, std::vector<Shape>* in, std::vector<Shape>* out) {
-                             const int axis = Param<BatchNormParam>(a).axis;
-                             std::vector<Shape> bn_out(out->begin(), out->begin() + 3);
-                             if (!BatchNormShape(axis, in, &bn_out)) return false;
-                             std::copy(bn_out.begin(), bn_out.end(), out->begin());
-                             AssignOutShape(out, kWorkspace, WorkspaceShape((*in)[kData], axis));
-                             return true;
-                           })
-    .set_attr<FInferType>("FInferType",
-                          [](const NodeAttrs& a, std::vector<DType>* in, std::vector<DType>* out) {
-                            std::vector<DType> bn_out(out->begin(), out->begin() + 3);
-                            if (!BatchNormType(a, in, &bn_out)) return false;
-                            std::copy(bn_out.begin(), bn_out.end(), out->begin());
-                            AssignType(out, kWorkspace, DType::kUint8, false);
-                            return true;
-                          })
-    .set_attr<FLayoutSlots>("FLayoutSlots", BNReLULayout({kData}, {kOut}))
-    .set_attr<FGradient>(
-        "FGradient",
-        [](const NodePtr& n, const std::vector<NodeEntry>& ograds) {
-          auto g = MakeGradNode(
-              "_backward_FusedBatchNormReLU", n,
-              {ograds[kOut], NodeEntry{n, kOut, 0}, n->inputs[0], n->inputs[1],
-               NodeEntry{n, kMean, 0}, NodeEntry{n, kVar, 0}, NodeEntry{n, kWorkspace, 0}},
-              ParamsOf(n));
-          return std::vector<NodeEntry>{g[0], g[1], g[2], NoGradient(), NoGradient()};
-        })
-    .set_attr<FCompute>("FCompute<cpu>", FusedBatchNormReLUForward);
-// BatchNorm's inputs, as BatchNorm registers them (after its parameters)
-static Op& fused_bn_relu_inputs [[maybe_unused]] =
-    BatchNormInputs(Op::Register("_FusedBatchNormReLU"));
+static Op& fused_bn_relu [[maybe_unused]] =
+    BatchNormReLUOp(
+        Op::Register("_FusedBatchNormReLU")
+            .describe("Internal: BatchNorm followed by a ReLU as one node, made at bind time "
+                      "for CPU training executors (BindOptions::fuse); oneDNN fuses the ReLU "
+                      "into the normalization."))
+        .set_attr<FNumVisibleOutputs>("FNumVisibleOutputs",
+                                      [](const NodeAttrs&) -> uint32_t { return 1; });
+
+// MXNet's contrib.BatchNormWithReLU: the same node, whose mean and 1 / sqrt(var + eps) are
+// visible with output_mean_var, as BatchNorm's
+static Op& contrib_bn_relu [[maybe_unused]] =
+    BatchNormReLUOp(
+        Op::Register("_contrib_BatchNormWithReLU")
+            .describe("BatchNorm followed by a ReLU (MXNet's contrib.BatchNormWithReLU): "
+                      "BatchNorm's inputs, parameters and outputs, the ReLU applied to the "
+                      "output."))
+        .set_attr<FNumVisibleOutputs>("FNumVisibleOutputs", [](const NodeAttrs& a) -> uint32_t {
+          return Param<BatchNormParam>(a).output_mean_var ? 3 : 1;
+        });
 
 SYMNET_REGISTER_OP(_backward_FusedBatchNormReLU)
     .set_num_inputs(7)

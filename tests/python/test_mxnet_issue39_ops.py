@@ -207,3 +207,28 @@ def test_keyword_inputs_of_an_op_without_inputs_are_dropped_as_in_mxnet():
     ex = z.bind(mx.cpu(), {"x": mx.nd.zeros((30, 40))})
     ex.forward()
     assert ex.outputs[0].shape == (30, 40) and abs(ex.outputs[0].asnumpy().mean() - 10) < 0.1
+
+
+def test_contrib_batchnorm_with_relu_is_batchnorm_then_relu_with_its_outputs():
+    rng = np.random.RandomState(5)
+    x = rng.normal(size=(2, 3, 4, 4))
+    g, b = rng.uniform(0.5, 1.5, 3), rng.normal(size=3) * 0.3
+    mean, var = x.mean(axis=(0, 2, 3)), x.var(axis=(0, 2, 3))
+    c = lambda v: v[None, :, None, None]  # noqa: E731
+    want = np.maximum((x - c(mean)) / np.sqrt(c(var) + 1e-3) * c(g) + c(b), 0)
+    for ov in (False, True):
+        s = mx.sym.contrib.BatchNormWithReLU(mx.sym.var("data"), name="bn", fix_gamma=False, output_mean_var=ov)
+        assert s.list_outputs() == (["bn_output", "bn_mean", "bn_var"] if ov else ["bn_output"])
+        assert s.list_auxiliary_states() == ["bn_moving_mean", "bn_moving_var"]
+        ex = s.bind(mx.cpu(), {"data": mx.nd.array(x, dtype="float64"), "bn_gamma": mx.nd.array(g, dtype="float64"),
+                               "bn_beta": mx.nd.array(b, dtype="float64")},
+                    aux_states={"bn_moving_mean": mx.nd.zeros(3, dtype="float64"),
+                                "bn_moving_var": mx.nd.ones(3, dtype="float64")})
+        outs = ex.forward(is_train=True)
+        np.testing.assert_allclose(outs[0].asnumpy(), want, rtol=1e-10, atol=1e-12)
+        if ov:  # BatchNorm's mean and 1 / sqrt(var + eps)
+            np.testing.assert_allclose(outs[1].asnumpy(), mean, rtol=1e-10)
+            np.testing.assert_allclose(outs[2].asnumpy(), 1 / np.sqrt(var + 1e-3), rtol=1e-10)
+    s = mx.sym.contrib.BatchNormWithReLU(mx.sym.var("data"), name="bn", fix_gamma=False)
+    mx.test_utils.check_numeric_gradient(s, [x, g, b], aux_states=[np.zeros(3), np.ones(3)], numeric_eps=1e-6,
+                                         rtol=1e-4, atol=1e-6)

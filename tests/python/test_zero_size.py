@@ -55,6 +55,8 @@ CASES.update({
     "_FusedBatchNormReLU": ({"data": _f(0, 3, 4, 4), "gamma": _f(3), "beta": _f(3),
                              "moving_mean": _f(3), "moving_var": _f(3)}, {"fix_gamma": False}),
     "_FusedAddReLU": ({"lhs": _f(0, 3), "rhs": _f(0, 3)}, {}),
+    "_contrib_BatchNormWithReLU": ({"data": _f(0, 3, 4, 4), "gamma": _f(3), "beta": _f(3),
+                                    "moving_mean": _f(3), "moving_var": _f(3)}, {"fix_gamma": False}),
     "_contrib_SyncBatchNorm": ({"data": _f(0, 3, 4, 4), "gamma": _f(3), "beta": _f(3),
                                 "moving_mean": _f(3), "moving_var": _f(3)}, {"fix_gamma": False}),
     "Cast": ({"data": _f(0, 3)}, {"dtype": "float16"}),
