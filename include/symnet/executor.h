@@ -65,12 +65,17 @@ class Executor {
   /*!
    * \brief Binds to given arrays, ordered like ListArguments() / ListAuxiliaryStates().
    * \param arg_grads gradient arrays (a none NDArray where grad_reqs is kNull)
+   * \param shared an executor whose internal memory (activations, outputs, workspace) this one
+   *  reuses when it is large enough and on the same device (MXNet's shared_exec: bucketing,
+   *  Executor.reshape); the two must not run at the same time
    */
-  static std::unique_ptr<Executor> Bind(
-      const Symbol& symbol, Device dev, const std::vector<NDArray>& args,
-      const std::vector<NDArray>& arg_grads, const std::vector<GradReq>& grad_reqs,
-      const std::vector<NDArray>& aux_states,
-      const BindOptions& options = BindOptions::FromEnvironment());
+  static std::unique_ptr<Executor> Bind(const Symbol& symbol, Device dev,
+                                        const std::vector<NDArray>& args,
+                                        const std::vector<NDArray>& arg_grads,
+                                        const std::vector<GradReq>& grad_reqs,
+                                        const std::vector<NDArray>& aux_states,
+                                        const BindOptions& options = BindOptions::FromEnvironment(),
+                                        const Executor* shared = nullptr);
   /*!
    * \brief Infers every shape/dtype from the given ones and allocates all arrays (zeros).
    * \param grad_reqs per argument name; arguments not listed get `default_req`

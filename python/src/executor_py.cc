@@ -54,14 +54,14 @@ void InitExecutor(py::module_& m) {
           "bind",
           [](const Symbol& s, const py::object& dev, const std::vector<NDArray>& args,
              const std::vector<NDArray>& grads, const std::vector<std::string>& reqs,
-             const std::vector<NDArray>& aux, const py::object& options) {
+             const std::vector<NDArray>& aux, const py::object& options, const Executor* shared) {
             std::vector<GradReq> r;
             for (const auto& x : reqs) r.push_back(GradReqFromString(x));
             return Executor::Bind(s, DeviceFromPy(dev), args, grads, r, aux,
-                                  OptionsFromPy(options));
+                                  OptionsFromPy(options), shared);
           },
           py::arg("symbol"), py::arg("dev"), py::arg("args"), py::arg("grads"), py::arg("reqs"),
-          py::arg("aux"), py::arg("options") = py::none())
+          py::arg("aux"), py::arg("options") = py::none(), py::arg("shared") = nullptr)
       .def_static(
           "simple_bind",
           [](const Symbol& s, const py::object& dev,

@@ -79,7 +79,8 @@ class Executor:
         MXNet 1.9.1's: an array whose shape does not change is shared; one that shrinks (or
         keeps its size) becomes a view of the start of the old one's memory; one that grows
         is allocated anew, which needs allow_up_sizing=True. An array not named in kwargs may
-        change shape only with partial_shaping=True. The outputs are the new executor's own."""
+        change shape only with partial_shaping=True. The new executor reuses this one's
+        internal memory (outputs included) when it fits, as MXNet's shared_exec."""
         from .base import MXNetError
         from .ndarray import empty
         sym = self._symbol
@@ -115,7 +116,7 @@ class Executor:
         aux = [fit(n, a, s) for n, a, s in zip(sym.list_auxiliary_states(), self.aux_arrays,
                                               aux_shapes)]
         return sym.bind(self._ctx, args, args_grad=grads, grad_req=dict(self._grad_req),
-                        aux_states=aux, options=self.options)
+                        aux_states=aux, options=self.options, shared_exec=self)
 
     def set_monitor_callback(self, callback, monitor_all=False):
         """Calls callback(name, array) after every op of forward and backward, for each output

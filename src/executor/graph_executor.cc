@@ -318,7 +318,7 @@ std::unique_ptr<Executor> Executor::Bind(const Symbol& symbol, Device dev,
                                          const std::vector<NDArray>& arg_grads,
                                          const std::vector<GradReq>& grad_reqs,
                                          const std::vector<NDArray>& aux_states,
-                                         const BindOptions& options) {
+                                         const BindOptions& options, const Executor* shared) {
   options.Validate();
   std::unique_ptr<Executor> exe(new Executor());
   exe->impl_ = std::make_unique<Impl>();
@@ -435,7 +435,10 @@ std::unique_ptr<Executor> Executor::Bind(const Symbol& symbol, Device dev,
     if (!g.node(nid).is_variable()) order.push_back(nid);
   MemoryPlan plan = PlanMemory(g, shapes, types, external, keep_alive, order);
   exe->report_ = plan.report;
-  impl.arena = AllocStorage(plan.report.arena_bytes, dev);
+  const StoragePtr pool = shared != nullptr ? shared->impl_->arena : nullptr;
+  impl.arena = pool && pool->bytes() >= plan.report.arena_bytes && pool->device() == dev
+                   ? pool
+                   : AllocStorage(plan.report.arena_bytes, dev);
 
   // 4. every entry's memory
   std::vector<TBlob> blobs(g.num_entries());

@@ -158,3 +158,25 @@ def test_module_passes_bind_options():
     mod.bind(data_shapes=[("data", (4, 5))], label_shapes=[("softmax_label", (4,))],
              bind_options={"layout": "off"})
     assert mod._exec.options["layout"] == "off"
+
+
+def test_reshape_and_shared_exec_reuse_the_internal_memory():
+    # MXNet's Executor.reshape binds with shared_exec: a smaller executor's outputs live in the
+    # larger one's memory (MXNet's test_executor.test_reshape relies on it)
+    x = mx.sym.Variable("x")
+    y = mx.sym.FullyConnected(x, num_hidden=4, name="fc")
+    exe = y.simple_bind(mx.cpu(), x=(5, 4), grad_req="null")
+    exe.arg_dict["x"][:] = 1
+    exe.arg_dict["fc_weight"][:] = 1
+    exe.arg_dict["fc_bias"][:] = 0
+    small = exe.reshape(x=(3, 4))
+    small.forward(is_train=False)
+    assert (small.outputs[0].asnumpy() == 4).all()
+    assert (exe.outputs[0].asnumpy()[:3] == 4).all()  # the same memory (offsets are the plan's)
+    # an executor larger than the memory cannot live in it: it gets its own
+    rows = exe.memory_report()["arena_bytes"] // 16 + 64
+    big = exe.reshape(allow_up_sizing=True, x=(rows, 4))
+    big.outputs[0][:] = -1
+    exe.forward(is_train=False)
+    assert (exe.outputs[0].asnumpy() == 4).all()
+    assert (big.outputs[0].asnumpy() == -1).all()

@@ -227,7 +227,8 @@ class Symbol:
     def bind(self, ctx, args, args_grad=None, grad_req="write", aux_states=None, group2ctx=None,
              shared_exec=None, options=None):
         """Binds to given arrays (lists in list_arguments() order, or dicts by name); options as
-        in simple_bind."""
+        in simple_bind. With shared_exec the new executor reuses that one's internal memory
+        when it is large enough (the two must not run at the same time), as MXNet's."""
         from ..executor import Executor
         from .. import amp
         sym = amp._maybe_convert(self)
@@ -246,7 +247,8 @@ class Symbol:
         none = _core.none_array()
         handle = _core.Executor.bind(sym.handle, ctx._handle(), [a.handle for a in args],
                                      [g.handle if isinstance(g, NDArray) else none for g in grads],
-                                     req_list, [a.handle for a in aux], options)
+                                     req_list, [a.handle for a in aux], options,
+                                     shared_exec.handle if shared_exec is not None else None)
         return Executor(handle, sym, ctx)
 
     def eval(self, ctx=None, **kwargs):
