@@ -3,9 +3,10 @@
  *  inputs, attributes and outputs: the loss per batch element is the visible output, the
  *  gradient with respect to data a hidden second one, written by the forward pass.
  *
- *  Where MXNet 1.9.1 reads memory it does not own or returns numbers that mean nothing (a label
- *  outside the alphabet, the blank inside a label, a data length past the sequence, which
- *  crashes it), the call is an error here instead.
+ *  Where MXNet 1.9.1 reads memory it does not own (a label outside the alphabet, a data length
+ *  past the sequence, which crashes it), the call is an error here instead. A label value equal
+ *  to the blank is a symbol like any other, as in MXNet (its emissions are the blank channel's;
+ *  MXNet's own test_ctc_loss gives such labels).
  */
 #include "ctc_loss.h"
 
@@ -27,14 +28,10 @@ void CTCThrow(const NodeAttrs& attrs, int status, int64_t b, const CTCDims& d) {
     case kCTCBadLabelLength:
       os << "label_lengths must lie in [0, " << d.W << "] (the label's width)";
       break;
-    case kCTCLabelOutOfRange:
+    default:  // kCTCLabelOutOfRange
       os << "a label value lies outside the alphabet; with alphabet_size " << d.C
          << " and blank_label '" << (d.blank == 0 ? "first" : "last") << "', labels must lie in ["
-         << first << ", " << last << "]";
-      break;
-    default:
-      os << "a label value is the blank (" << d.blank << "); labels must lie in [" << first << ", "
-         << last << "]";
+         << first << ", " << last << "] (or be the blank, " << d.blank << ")";
       break;
   }
   SYMNET_THROW << os.str();

@@ -53,8 +53,7 @@ enum CTCStatus {
   kCTCOk = 0,
   kCTCBadDataLength = 1,
   kCTCBadLabelLength = 2,
-  kCTCLabelOutOfRange = 3,
-  kCTCLabelIsBlank = 4
+  kCTCLabelOutOfRange = 3
 };
 
 /*! \brief The sizes of one call: data (T, N, C), label (N, W). */
@@ -142,10 +141,6 @@ struct CTCLossKernel {
           st = kCTCLabelOutOfRange;
           break;
         }
-        if (l[j] == d.blank) {
-          st = kCTCLabelIsBlank;
-          break;
-        }
       }
     }
     status[b] = st;
@@ -167,8 +162,16 @@ struct CTCLossKernel {
     A* lse = beta + 2 * SW;                // log sum_c exp(x[t, b, c])
     A* acc = lse + T;                      // per-symbol log sums at one step
     auto sym = [&](int64_t s) { return (s & 1) ? l[(s - 1) / 2] : d.blank; };
-    // may position s be reached from s - 2 (skipping a blank)? only between different labels
-    auto skip = [&](int64_t s) { return (s & 1) && s >= 3 && sym(s) != sym(s - 2); };
+    // May position s be reached from s - 2 (skipping a blank)? Only between different labels.
+    // A label value equal to the blank is a symbol too, as in MXNet 1.9.1 (warp-ctc), whose two
+    // passes test the blank differently: forward, no skip lands on such a label; backward, no
+    // skip leaves one. The gradient follows MXNet's numbers, quirk included.
+    auto skip_in = [&](int64_t s) {
+      return (s & 1) && s >= 3 && sym(s) != d.blank && sym(s) != sym(s - 2);
+    };
+    auto skip_out = [&](int64_t s) {  // from s to s + 2
+      return (s & 1) && s + 2 < S && sym(s) != d.blank && sym(s) != sym(s + 2);
+    };
     for (int64_t t = 0; t < Tb; ++t) {
       A mx = A(-INFINITY);
       for (int64_t c = 0; c < C; ++c) {
@@ -192,7 +195,7 @@ struct CTCLossKernel {
       for (int64_t s = 0; s < S; ++s) {
         A a = prev[s];
         if (s >= 1) a = CTCLogAdd(a, prev[s - 1]);
-        if (skip(s)) a = CTCLogAdd(a, prev[s - 2]);
+        if (skip_in(s)) a = CTCLogAdd(a, prev[s - 2]);
         cur[s] = a == A(-INFINITY) ? a : a + logp(t, s);
       }
     }
@@ -212,7 +215,7 @@ struct CTCLossKernel {
           A v = bnext[s] == A(-INFINITY) ? bnext[s] : bnext[s] + logp(t + 1, s);
           if (s + 1 < S && bnext[s + 1] != A(-INFINITY))
             v = CTCLogAdd(v, bnext[s + 1] + logp(t + 1, s + 1));
-          if (s + 2 < S && skip(s + 2) && bnext[s + 2] != A(-INFINITY))
+          if (skip_out(s) && bnext[s + 2] != A(-INFINITY))
             v = CTCLogAdd(v, bnext[s + 2] + logp(t + 1, s + 2));
           bcur[s] = v;
         }

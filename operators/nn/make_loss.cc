@@ -12,10 +12,15 @@ DMLC_REGISTER_PARAMETER(MakeLossParam);
 
 namespace {
 
-/*! \brief The backward reads the output (equal to the data) and the node's parameters; make_loss
- *  has none, which are MakeLoss's defaults (grad_scale 1, no normalization). */
+/*! \brief The backward reads the output (equal to the data) and MakeLoss's parameters. */
 std::vector<NodeEntry> MakeLossGrad(const NodePtr& n, const std::vector<NodeEntry>&) {
   return MakeGradNode("_backward_MakeLoss", n, {NodeEntry{n, 0, 0}}, ParamsOf(n));
+}
+
+/*! \brief make_loss has no parameters: the keys it was given (MXNet ignores them, grad_scale
+ *  included) do not reach the backward, which keeps MakeLoss's defaults. */
+std::vector<NodeEntry> MakeLossLowerGrad(const NodePtr& n, const std::vector<NodeEntry>&) {
+  return MakeGradNode("_backward_MakeLoss", n, {NodeEntry{n, 0, 0}});
 }
 
 }  // namespace
@@ -46,7 +51,7 @@ SYMNET_REGISTER_OP(make_loss)
     .set_attr<FInferType>("FInferType", ElemwiseType)
     .set_attr<FInplaceOption>("FInplaceOption", InplaceIn0Out0)
     .set_attr<TIsLoss>("TIsLoss", true)
-    .set_attr<FGradient>("FGradient", MakeLossGrad)
+    .set_attr<FGradient>("FGradient", MakeLossLowerGrad)
     .set_attr<FCompute>("FCompute<cpu>", CopyCompute) SYMNET_ALSO_GPU(CopyCompute);
 
 SYMNET_REGISTER_OP(_backward_MakeLoss)

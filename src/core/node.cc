@@ -36,8 +36,12 @@ void ParseNodeAttrs(NodeAttrs* attrs) {
   auto where = [&] { return "operator " + op->name + " (node '" + attrs->name + "')"; };
   // unknown keys first: this gives one precise message instead of dmlc's whole doc dump
   const TAcceptAnyParams* any = op->attr<TAcceptAnyParams>("TAcceptAnyParams");
+  // MXNet 1.9.1 checks keys only against an op's parameter struct: an op without one
+  // (broadcast_maximum, sin, where, ...) takes any key and ignores it (mx.nd.broadcast_maximum(a,
+  // b, axis=1) runs), so one without parameters here does too
+  const bool open = (any && *any) || op->params.empty();
   for (const auto& kv : attrs->dict) {
-    if (IsUserAttr(kv.first) || (any && *any)) continue;
+    if (IsUserAttr(kv.first) || open) continue;
     bool known = false;
     for (const auto& p : op->params) known = known || p.name == kv.first;
     SYMNET_CHECK(known) << where() << ": unknown attribute '" << kv.first
