@@ -63,7 +63,9 @@ bool FindCategory(const NodeAttrs& attrs, const AmpOptions& opt, Category* cat) 
     *cat = Category::kTarget;
     return true;
   }
-  for (const auto* rules : {&ConditionalLists(opt.target), &opt.conditional_fp32_ops}) {
+  const std::vector<ConditionalFP32> none;
+  const auto& defaults = opt.replace_lists ? none : ConditionalLists(opt.target);
+  for (const auto* rules : {&defaults, &opt.conditional_fp32_ops}) {
     for (const auto& rule : *rules) {
       if (MatchesRule(rule, attrs)) {
         *cat = Category::kFP32;
@@ -73,6 +75,12 @@ bool FindCategory(const NodeAttrs& attrs, const AmpOptions& opt, Category* cat) 
   }
   const auto& lists = Lists(opt.target);
   auto it = lists.find(op);
+  if (opt.replace_lists) {
+    // MXNet's lists replace the defaults: only the widest-type list is kept
+    *cat = it != lists.end() && it->second == Category::kWidest ? Category::kWidest
+                                                                : Category::kNeutral;
+    return true;
+  }
   if (it == lists.end()) return false;
   *cat = it->second;
   return true;

@@ -51,6 +51,12 @@ struct AmpOptions {
   std::vector<std::string> data_names;
   /*! \brief Parameters that only feed 16-bit ops become 16-bit variables (no cast). */
   bool cast_optional_params = false;
+  /*!
+   * \brief MXNet's convert_symbol semantics: target_dtype_ops, fp32_ops and conditional_fp32_ops
+   *  are the whole lists (not overrides of the defaults), the widest-type list stays the default
+   *  one, and every other op, listed or not, is neutral.
+   */
+  bool replace_lists = false;
 };
 
 /*!

@@ -113,12 +113,16 @@ def test_excluded_names_and_overrides():
     ex = mx.amp.convert_symbol(net, "bfloat16", excluded_sym_names=["conv2"])
     t = entry_types(ex, data="float32")
     assert t["conv1_output"] == "bfloat16" and t["conv2_output"] == "float32"
-    fp = mx.amp.convert_symbol(net, "float16", fp32_ops=["Convolution"])
+    # as MXNet's, a list given replaces the default one: fp32_ops=["Convolution"] alone would put
+    # Convolution in two lists (the default target list has it)
+    with pytest.raises(AssertionError, match="two or more lists"):
+        mx.amp.convert_symbol(net, "float16", fp32_ops=["Convolution"])
+    fp = mx.amp.convert_symbol(net, "float16", target_dtype_ops=["FullyConnected"], fp32_ops=["Convolution"])
     t = entry_types(fp, data="float32")
     assert t["conv1_output"] == "float32" and t["fc_output"] == "float16"
-    tg = mx.amp.convert_symbol(net, "float16", target_dtype_ops=["SoftmaxOutput"])
+    tg = mx.amp.convert_symbol(net, "float16", target_dtype_ops=["SoftmaxOutput"], fp32_ops=[])
     t = entry_types(tg, data="float32")
-    assert t["softmax_output"] == "float16"  # the override won...
+    assert t["softmax_output"] == "float16"  # the list won...
     assert tg.infer_type(data="float32")[1] == [np.float32]  # ...and the output comes back float32
     assert "softmax_output_amp_cast_float32" in [n["name"] for n in nodes(tg)]
     act = mx.sym.Activation(mx.sym.FullyConnected(mx.sym.var("x"), num_hidden=3, name="fc"),
@@ -419,3 +423,31 @@ def test_explicit_16_bit_warns_once_where_it_is_slower(recwarn):
     slow = [m for m in msgs if "bfloat16 runs slower than float32" in m]
     assert len(slow) == (0 if native else 1), msgs
     assert native or "AVX512_BF16" in slow[0]
+
+
+def test_given_lists_replace_the_defaults_as_in_mxnet():
+    """MXNet 1.9.1's convert_model(target_dtype_ops=["Convolution"]): FullyConnected is then in
+    no list, so it runs in the bfloat16 that reaches it from the Convolution (through the
+    neutral BatchNorm) and its parameters come back in bfloat16 without cast_optional_params
+    (MXNet's mkl/test_contrib_amp.py::test_module_backward_compatibility)."""
+    data = mx.sym.var("data")
+    conv = mx.sym.Convolution(data, num_filter=4, kernel=(2, 3), name="conv")
+    bn = mx.sym.BatchNorm(conv, fix_gamma=False, name="bn")
+    fc = mx.sym.FullyConnected(bn, num_hidden=3, name="fc")
+    mod = mx.mod.Module(fc, data_names=["data"], label_names=None)
+    mod.bind(data_shapes=[("data", (1, 3, 8, 8))])
+    mod.init_params()
+    args, auxs = mod.get_params()
+    sym, new_args, new_auxs = mx.amp.convert_model(fc, args, auxs, target_dtype="bfloat16",
+                                                   target_dtype_ops=["Convolution"])
+    assert new_args["fc_weight"].dtype == mx.base.bfloat16 and new_args["fc_bias"].dtype == mx.base.bfloat16
+    assert new_args["conv_weight"].dtype == np.float32 and new_auxs["bn_moving_mean"].dtype == np.float32
+    t = entry_types(sym, data="float32")
+    assert t["conv_output"] == "bfloat16" and t["fc_output"] == "bfloat16"
+    assert sym.infer_type(data="float32")[1] == [np.float32]  # the output comes back float32
+    mod = mx.mod.Module(sym, data_names=["data"], label_names=None)
+    mod.bind(data_shapes=[("data", (1, 3, 8, 8))])
+    mod.set_params(new_args, new_auxs)
+    # with the default lists FullyConnected is a target op: cast, its parameters stay float32
+    _, default_args, _ = mx.amp.convert_model(fc, args, auxs, target_dtype="bfloat16")
+    assert default_args["fc_weight"].dtype == np.float32

@@ -99,20 +99,28 @@ def active_target():
 
 
 def _maybe_convert(sym):
-    """What Symbol binding calls: the converted graph when AMP is on."""
+    """What Symbol binding calls: the converted graph when AMP is on. amp.init's lists override
+    the defaults op by op, as its imperative casts do (convert_symbol's replace them)."""
+    from ...symbol import Symbol
     if _state["target_dtype"] is None:
         return sym
-    return convert_symbol(sym, _state["target_dtype"], **{k: v for k, v in _state["kwargs"].items() if v})
+    kw = _state["kwargs"]
+    attrs = sym.attr_dict()
+    data_names = [n for n in sym.list_inputs() if "__dtype__" not in attrs.get(n, {})]
+    cond = [(op, attr, list(vals)) for op, attr, vals in (kw.get("conditional_fp32_ops") or [])]
+    handle, _ = _core.amp_convert(sym.handle, _state["target_dtype"], list(kw.get("target_dtype_ops") or []),
+                                  list(kw.get("fp32_ops") or []), cond, list(kw.get("excluded_sym_names") or []),
+                                  data_names, False, False)
+    return Symbol(handle)
 
 
 def _check_op_lists(target, target_dtype_ops, fp32_ops, conditional_fp32_ops, excluded_sym_names):
     """MXNet's checks of the lists given to convert_symbol/convert_model, with its
     AssertionErrors: lists of names, conditional entries (op, attribute, [values]), no op in two
-    of the given lists, and only ops that AMP's own lists put in the target-dtype, float32,
-    neutral or conditional list (a widest-type op such as elemwise_add cannot be forced to a
-    dtype). Unlike MXNet, a list left out is not compared with the default of another: symnet's
-    lists override the defaults op by op (fp32_ops=["Convolution"] alone moves Convolution to
-    float32), where MXNet's replace them and so reject that call."""
+    of the lists (a list left out is the default one, so fp32_ops=["Convolution"] alone conflicts
+    with the default target list), and only ops that AMP's own lists put in the target-dtype,
+    float32, neutral or conditional list (a widest-type op such as elemwise_add cannot be forced
+    to a dtype). Returns the three lists to convert with, defaults filled in."""
     for what, ops in (("target_dtype_ops", target_dtype_ops), ("fp32_ops", fp32_ops),
                       ("conditional_fp32_ops", conditional_fp32_ops),
                       ("excluded_sym_names", excluded_sym_names)):
@@ -121,9 +129,11 @@ def _check_op_lists(target, target_dtype_ops, fp32_ops, conditional_fp32_ops, ex
         assert (isinstance(entry, (list, tuple)) and len(entry) == 3 and isinstance(entry[0], str)
                 and isinstance(entry[1], str) and isinstance(entry[2], list)), \
             "conditional_fp32_ops should be a list of (str, str, list of str), got %r" % (entry,)
-    default_conditional = [c[0] for c in list_conditional_fp32_ops(target)]
-    lp16, fp32 = target_dtype_ops or [], fp32_ops or []
-    cond = [c[0] for c in conditional_fp32_ops or []]
+    default_conditional = list_conditional_fp32_ops(target)
+    lp16 = list_lp16_ops(target) if target_dtype_ops is None else list(target_dtype_ops)
+    fp32 = list_fp32_ops(target) if fp32_ops is None else list(fp32_ops)
+    conditional = default_conditional if conditional_fp32_ops is None else list(conditional_fp32_ops)
+    cond = [c[0] for c in conditional]
     for (name_a, a), (name_b, b) in ((("target_dtype_ops", lp16), ("fp32_ops", fp32)),
                                      (("target_dtype_ops", lp16), ("conditional_fp32_ops", cond)),
                                      (("fp32_ops", fp32), ("conditional_fp32_ops", cond))):
@@ -131,53 +141,80 @@ def _check_op_lists(target, target_dtype_ops, fp32_ops, conditional_fp32_ops, ex
         assert not common, "Ops cannot be in two or more lists: %s are in %s and %s" % (sorted(common), name_a,
                                                                                         name_b)
     allowed = set(list_lp16_ops(target) + list_fp32_ops(target) + list_lp16_fp32_ops(target)
-                  + default_conditional)
+                  + [c[0] for c in default_conditional])
     illegal = set(lp16) | set(fp32) | set(cond)
     illegal -= allowed
     assert not illegal, ("ops %s are in none of amp.list_lp16_ops, list_fp32_ops, list_lp16_fp32_ops and "
                          "list_conditional_fp32_ops (%s); only those can be moved between lists"
                          % (sorted(illegal), target))
+    return lp16, fp32, [(op, attr, list(vals)) for op, attr, vals in conditional]
+
+
+def _convert(sym, target, target_dtype_ops, fp32_ops, conditional_fp32_ops, excluded_sym_names,
+             data_names, cast_optional_params):
+    """(converted graph handle, parameters now stored in 16 bits). As MXNet's convert_symbol, the
+    lists given replace the defaults (symnet::amp::AmpOptions::replace_lists): an op in none of
+    the target, float32 and conditional lists runs in whatever dtype reaches it, unless it is a
+    widest-type op."""
+    lp16, fp32, cond = _check_op_lists(target, target_dtype_ops, fp32_ops, conditional_fp32_ops,
+                                       excluded_sym_names)
+    return _core.amp_convert(sym.handle, target, lp16, fp32, cond, list(excluded_sym_names or []),
+                             list(data_names or []), bool(cast_optional_params), True)
 
 
 def convert_symbol(sym, target_dtype="float16", target_dtype_ops=None, fp32_ops=None,
                    conditional_fp32_ops=None, excluded_sym_names=None, data_names=None,
                    cast_optional_params=False):
-    """The mixed-precision version of `sym` (see symnet::amp::ReducePrecision). Lists that
+    """The mixed-precision version of `sym` (see symnet::amp::ReducePrecision). target_dtype_ops,
+    fp32_ops and conditional_fp32_ops replace AMP's default lists, as in MXNet; lists that
     conflict (an op in two of them, an op AMP cannot move) raise AssertionError, as in MXNet."""
     from ...symbol import Symbol
-    _check_op_lists(_target(target_dtype), target_dtype_ops, fp32_ops, conditional_fp32_ops, excluded_sym_names)
+    target = _target(target_dtype)
     if data_names is None:
         # MXNet's default: an input without a declared dtype is data (fed in float32); the
         # declared ones are parameters, which cast_optional_params may keep in the 16-bit dtype
         attrs = sym.attr_dict()
         data_names = [n for n in sym.list_inputs() if "__dtype__" not in attrs.get(n, {})]
-    handle, _ = _core.amp_convert(
-        sym.handle, _target(target_dtype), list(target_dtype_ops or []), list(fp32_ops or []),
-        [(op, attr, list(vals)) for op, attr, vals in (conditional_fp32_ops or [])],
-        list(excluded_sym_names or []), list(data_names or []), bool(cast_optional_params))
+    handle, _ = _convert(sym, target, target_dtype_ops, fp32_ops, conditional_fp32_ops,
+                         excluded_sym_names, data_names, cast_optional_params)
     return Symbol(handle)
 
 
 def convert_model(sym, arg_params, aux_params, target_dtype="float16", target_dtype_ops=None,
                   fp32_ops=None, conditional_fp32_ops=None, excluded_sym_names=None,
                   data_names=None, cast_optional_params=False):
-    """(converted symbol, arg_params, aux_params). With cast_optional_params, parameters that
-    only feed 16-bit ops are returned (and declared) in the 16-bit dtype. data_names (symnet's
-    addition) defaults, as MXNet decides, to the inputs that are neither in arg_params nor in
-    aux_params."""
+    """(converted symbol, arg_params, aux_params). As MXNet's, every parameter comes back in the
+    dtype the converted graph infers for it with the data in float32: the 16-bit dtype for one a
+    neutral op reads next to 16-bit data (FullyConnected after a 16-bit Convolution when
+    target_dtype_ops=["Convolution"]), and, with cast_optional_params, for one that only feeds
+    16-bit ops. data_names (symnet's addition) defaults, as MXNet decides, to the inputs that are
+    neither in arg_params nor in aux_params."""
     from ...symbol import Symbol
     target = _target(target_dtype)
-    _check_op_lists(target, target_dtype_ops, fp32_ops, conditional_fp32_ops, excluded_sym_names)
     if data_names is None:
         data_names = [n for n in sym.list_inputs() if n not in arg_params and n not in aux_params]
     data_names = list(data_names)
-    handle, low = _core.amp_convert(
-        sym.handle, target, list(target_dtype_ops or []), list(fp32_ops or []),
-        [(op, attr, list(vals)) for op, attr, vals in (conditional_fp32_ops or [])],
-        list(excluded_sym_names or []), data_names, bool(cast_optional_params))
+    handle, low = _convert(sym, target, target_dtype_ops, fp32_ops, conditional_fp32_ops,
+                           excluded_sym_names, data_names, cast_optional_params)
+    out = Symbol(handle)
     low = set(low)
-    new_args = {k: (v.astype(target) if k in low else v) for k, v in arg_params.items()}
-    return Symbol(handle), new_args, dict(aux_params)
+    inferred = {}
+    try:
+        arg_types, _, aux_types = out.infer_type_partial(**{n: "float32" for n in data_names})
+        inferred = dict(zip(out.list_arguments(), arg_types))
+        inferred.update(zip(out.list_auxiliary_states(), aux_types))
+    except Exception:  # noqa: BLE001 (a graph whose dtypes stay open keeps the params as they are)
+        pass
+
+    def cast(name, value):
+        want = target if name in low else inferred.get(name)
+        if want is None or dtype_name(want) == dtype_name(value.dtype):
+            return value
+        return value.astype(dtype_name(want))
+
+    new_args = {k: cast(k, v) for k, v in arg_params.items()}
+    new_aux = {k: cast(k, v) for k, v in aux_params.items()}
+    return out, new_args, new_aux
 
 
 def init_trainer(trainer, loss_scaler=None):
