@@ -6,8 +6,10 @@
 #define SYMNET_OPERATORS_MATH_FUNCTORS_H_
 
 #include <cmath>
+#include <type_traits>
 
 #include "symnet/base.h"
+#include "symnet/dtype.h"
 
 namespace symnet {
 namespace ops {
@@ -31,14 +33,50 @@ namespace mathf {
 SYMNET_BINARY_FUNCTOR(plus, a + b)
 SYMNET_BINARY_FUNCTOR(minus, a - b)
 SYMNET_BINARY_FUNCTOR(mul, a* b)
-SYMNET_BINARY_FUNCTOR(div, a / b)
+/*! \brief a / b; on integers C's division (towards zero, as MXNet's), with 0 where b is 0 (as
+ *  NumPy's; MXNet's would trap) and -a where b is -1 (the most negative a would trap). */
+struct div {
+  template <typename T>
+  SYMNET_XINLINE static T Map(T a, T b) {
+    if constexpr (std::is_integral<T>::value) {
+      if (b == T(0)) return T(0);
+      if constexpr (std::is_signed<T>::value) {
+        using U = std::make_unsigned_t<T>;
+        if (b == T(-1)) return static_cast<T>(U(0) - static_cast<U>(a));
+      }
+      return static_cast<T>(a / b);
+    } else {
+      return a / b;
+    }
+  }
+};
 SYMNET_BINARY_FUNCTOR(rminus, b - a)
-SYMNET_BINARY_FUNCTOR(rdiv, b / a)
+SYMNET_BINARY_FUNCTOR(rdiv, div::Map(b, a))
 SYMNET_BINARY_FUNCTOR(left, a)
 SYMNET_BINARY_FUNCTOR(right, b)
 SYMNET_BINARY_FUNCTOR(maximum, a > b ? a : b)
 SYMNET_BINARY_FUNCTOR(minimum, a < b ? a : b)
-SYMNET_BINARY_FUNCTOR(power, std::pow(a, b))
+/*! \brief a ^ b; exact on integers (by squaring, wrapping on overflow), where a negative b
+ *  gives the integer part of the float result: 1 for a = 1, +-1 for a = -1, else 0. */
+struct power {
+  template <typename T>
+  SYMNET_XINLINE static T Map(T a, T b) {
+    if constexpr (std::is_integral<T>::value) {
+      if constexpr (std::is_signed<T>::value) {
+        if (b < T(0)) return a == T(1) ? T(1) : a == T(-1) ? T((b & T(1)) ? -1 : 1) : T(0);
+      }
+      using U = std::make_unsigned_t<T>;
+      U r = 1, base = static_cast<U>(a), e = static_cast<U>(b);
+      for (; e != U(0); e = static_cast<U>(e >> 1)) {
+        if (e & U(1)) r = static_cast<U>(r * base);
+        base = static_cast<U>(base * base);
+      }
+      return static_cast<T>(r);
+    } else {
+      return std::pow(a, b);
+    }
+  }
+};
 SYMNET_BINARY_FUNCTOR(hypot, std::hypot(a, b))
 /*! \brief a mod b with the sign of b (Python's and MXNet's %), and 0 where b is 0 (MXNet's
  *  choice, where fmod would give NaN). */
@@ -46,11 +84,21 @@ struct mod {
   template <typename T>
   SYMNET_XINLINE static T Map(T a, T b) {
     if (b == T(0)) return T(0);
-    const T r = std::fmod(a, b);
-    return (r != T(0) && ((r < T(0)) != (b < T(0)))) ? r + b : r;
+    if constexpr (std::is_integral<T>::value) {
+      if constexpr (std::is_signed<T>::value) {
+        if (b == T(-1)) return T(0);  // the most negative a % -1 would trap
+        const T r = static_cast<T>(a % b);
+        return (r != T(0) && ((r < T(0)) != (b < T(0)))) ? static_cast<T>(r + b) : r;
+      } else {
+        return static_cast<T>(a % b);
+      }
+    } else {
+      const T r = std::fmod(a, b);
+      return (r != T(0) && ((r < T(0)) != (b < T(0)))) ? r + b : r;
+    }
   }
 };
-SYMNET_BINARY_FUNCTOR(rpower, std::pow(b, a))
+SYMNET_BINARY_FUNCTOR(rpower, power::Map(b, a))
 SYMNET_BINARY_FUNCTOR(rmod, mod::Map(b, a))
 // Comparisons and logical ops give 1 or 0 in the dtype of their inputs, as MXNet 1.x's do.
 SYMNET_BINARY_FUNCTOR(equal, T(a == b))
@@ -136,7 +184,18 @@ SYMNET_UNARY_FUNCTOR(expm1, std::expm1(a))
 SYMNET_UNARY_FUNCTOR(sqrt, std::sqrt(a))
 SYMNET_UNARY_FUNCTOR(rsqrt, T(1) / std::sqrt(a))
 SYMNET_UNARY_FUNCTOR(square, a* a)
-SYMNET_UNARY_FUNCTOR(abs, std::fabs(a))
+struct abs {
+  template <typename T>
+  SYMNET_XINLINE static T Map(T a) {
+    if constexpr (std::is_integral<T>::value && std::is_signed<T>::value) {
+      return a < T(0) ? static_cast<T>(-a) : a;
+    } else if constexpr (std::is_integral<T>::value) {
+      return a;
+    } else {
+      return std::fabs(a);
+    }
+  }
+};
 SYMNET_UNARY_FUNCTOR(reciprocal, T(1) / a)
 SYMNET_UNARY_FUNCTOR(exp_grad_out, a)                      // d exp = y
 SYMNET_UNARY_FUNCTOR(expm1_grad_out, a + T(1))             // d expm1 = y + 1
@@ -169,11 +228,24 @@ SYMNET_UNARY_FUNCTOR(cbrt, std::cbrt(a))
 SYMNET_UNARY_FUNCTOR(rcbrt, T(1) / std::cbrt(a))
 SYMNET_UNARY_FUNCTOR(erf, std::erf(a))
 SYMNET_UNARY_FUNCTOR(sign, T(a > T(0)) - T(a < T(0)))
-SYMNET_UNARY_FUNCTOR(floor, std::floor(a))
-SYMNET_UNARY_FUNCTOR(ceil, std::ceil(a))
-SYMNET_UNARY_FUNCTOR(round, std::round(a))  // halves away from zero
-SYMNET_UNARY_FUNCTOR(rint, std::rint(a))    // halves to even
-SYMNET_UNARY_FUNCTOR(trunc, std::trunc(a))  // fix is its alias in MXNet's semantics
+// Rounding leaves integers as they are (exactly: int64 beyond 2^53 never passes through double).
+#define SYMNET_ROUNDING_FUNCTOR(NAME, FN)         \
+  struct NAME {                                   \
+    template <typename T>                         \
+    SYMNET_XINLINE static T Map(T a) {            \
+      if constexpr (std::is_integral<T>::value) { \
+        return a;                                 \
+      } else {                                    \
+        return FN(a);                             \
+      }                                           \
+    }                                             \
+  };
+SYMNET_ROUNDING_FUNCTOR(floor, std::floor)
+SYMNET_ROUNDING_FUNCTOR(ceil, std::ceil)
+SYMNET_ROUNDING_FUNCTOR(round, std::round)  // halves away from zero
+SYMNET_ROUNDING_FUNCTOR(rint, std::rint)    // halves to even
+SYMNET_ROUNDING_FUNCTOR(trunc, std::trunc)  // fix is its alias in MXNet's semantics
+#undef SYMNET_ROUNDING_FUNCTOR
 SYMNET_UNARY_FUNCTOR(sin_grad_in, std::cos(a))
 SYMNET_UNARY_FUNCTOR(cos_grad_in, -std::sin(a))
 SYMNET_UNARY_FUNCTOR(tan_grad_out, T(1) + a * a)  // d tan = 1 + y^2
@@ -273,7 +345,60 @@ struct smooth_l1_grad {
 #undef SYMNET_BINARY_FUNCTOR
 #undef SYMNET_UNARY_FUNCTOR
 
+/*!
+ * \brief Whether a functor is exact on integers, computed in the integer type itself (+, *, /,
+ *  mod, power, comparisons, rounding, ...). The others (sqrt, exp, hypot, ...) see integer data
+ *  as double and their result is converted back, as MXNet 1.x computes them in floating point.
+ */
+template <typename OP>
+struct IntegerExact : std::false_type {};
+#define SYMNET_INTEGER_EXACT(NAME) \
+  template <>                      \
+  struct IntegerExact<NAME> : std::true_type {};
+SYMNET_INTEGER_EXACT(plus)
+SYMNET_INTEGER_EXACT(minus)
+SYMNET_INTEGER_EXACT(mul)
+SYMNET_INTEGER_EXACT(div)
+SYMNET_INTEGER_EXACT(rminus)
+SYMNET_INTEGER_EXACT(rdiv)
+SYMNET_INTEGER_EXACT(left)
+SYMNET_INTEGER_EXACT(right)
+SYMNET_INTEGER_EXACT(maximum)
+SYMNET_INTEGER_EXACT(minimum)
+SYMNET_INTEGER_EXACT(power)
+SYMNET_INTEGER_EXACT(rpower)
+SYMNET_INTEGER_EXACT(mod)
+SYMNET_INTEGER_EXACT(rmod)
+SYMNET_INTEGER_EXACT(equal)
+SYMNET_INTEGER_EXACT(not_equal)
+SYMNET_INTEGER_EXACT(greater)
+SYMNET_INTEGER_EXACT(greater_equal)
+SYMNET_INTEGER_EXACT(lesser)
+SYMNET_INTEGER_EXACT(lesser_equal)
+SYMNET_INTEGER_EXACT(logical_and)
+SYMNET_INTEGER_EXACT(logical_or)
+SYMNET_INTEGER_EXACT(logical_xor)
+SYMNET_INTEGER_EXACT(identity)
+SYMNET_INTEGER_EXACT(negation)
+SYMNET_INTEGER_EXACT(relu)
+SYMNET_INTEGER_EXACT(logical_not)
+SYMNET_INTEGER_EXACT(square)
+SYMNET_INTEGER_EXACT(abs)
+SYMNET_INTEGER_EXACT(sign)
+SYMNET_INTEGER_EXACT(floor)
+SYMNET_INTEGER_EXACT(ceil)
+SYMNET_INTEGER_EXACT(round)
+SYMNET_INTEGER_EXACT(rint)
+SYMNET_INTEGER_EXACT(trunc)
+#undef SYMNET_INTEGER_EXACT
+
 }  // namespace mathf
+
+/*! \brief The type functor OP computes in for data of type T: AccType<T> (float for 16-bit
+ *  floats), and for integers the integer itself or double (mathf::IntegerExact). */
+template <typename OP, typename T>
+using MathType = std::conditional_t<std::is_integral<T>::value && !mathf::IntegerExact<OP>::value,
+                                    double, AccType<T>>;
 }  // namespace ops
 }  // namespace symnet
 

@@ -26,7 +26,7 @@ struct AddNKernel {
 
 void AddNCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlob>& in,
                  const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
-  SYMNET_FLOAT_TYPE_SWITCH(out[0].dtype_, T, {
+  SYMNET_NUMERIC_TYPE_SWITCH(out[0].dtype_, T, {
     std::vector<const T*> ptrs;
     for (const auto& b : in) ptrs.push_back(b.dptr<T>());
     SYMNET_REQ_SWITCH(req[0], Req, {

@@ -20,7 +20,7 @@ void AddNComputeGPU(const NodeAttrs& attrs, const OpContext& ctx, const std::vec
     SYMNET_CHECK(in[k].dptr_ != out[0].dptr_)
         << "add_n on a GPU: the output may alias one input only";
   size_t k = 0;
-  SYMNET_FLOAT_TYPE_SWITCH(out[0].dtype_, T, {
+  SYMNET_NUMERIC_TYPE_SWITCH(out[0].dtype_, T, {
     const int64_t n = out[0].Size();
     if (req[0] != kAddTo) {
       if (in.size() == 1) {

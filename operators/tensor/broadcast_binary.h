@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "../math_functors.h"
+#include "../numeric_type_switch.h"
 #include "broadcast_util.h"
 
 namespace symnet {
@@ -16,7 +17,7 @@ struct BroadcastBinaryKernel {
   template <typename T>
   SYMNET_XINLINE static void Map(int64_t i, const T* a, const T* b, T* o, BroadcastMap ma,
                                  BroadcastMap mb) {
-    using A = AccType<T>;
+    using A = MathType<OP, T>;
     AssignReq<req>(&o[i],
                    OP::Map(static_cast<A>(a[ma.InOffset(i)]), static_cast<A>(b[mb.InOffset(i)])));
   }
@@ -26,7 +27,7 @@ template <typename OP, typename xpu = cpu>
 void BroadcastCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlob>& in,
                       const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   const BroadcastMap ma(in[0].shape_, out[0].shape_), mb(in[1].shape_, out[0].shape_);
-  SYMNET_FLOAT_TYPE_SWITCH(out[0].dtype_, T, {
+  SYMNET_NUMERIC_TYPE_SWITCH(out[0].dtype_, T, {
     SYMNET_REQ_SWITCH(req[0], Req, {
       Kernel<BroadcastBinaryKernel<OP, Req>, xpu>::Launch(
           out[0].Size(), in[0].dptr<T>(), in[1].dptr<T>(), out[0].dptr<T>(), ma, mb);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "../math_functors.h"
+#include "../numeric_type_switch.h"
 #include "../operator_common.h"
 #include "src/device/kernel_launch.h"
 
@@ -19,7 +20,7 @@ template <typename OP, int req>
 struct UnaryKernel {
   template <typename T>
   SYMNET_XINLINE static void Map(int64_t i, T* out, const T* in) {
-    AssignReq<req>(&out[i], OP::Map(static_cast<AccType<T>>(in[i])));
+    AssignReq<req>(&out[i], OP::Map(static_cast<MathType<OP, T>>(in[i])));
   }
 };
 
@@ -27,7 +28,8 @@ template <typename OP, int req>
 struct BinaryKernel {
   template <typename T>
   SYMNET_XINLINE static void Map(int64_t i, T* out, const T* a, const T* b) {
-    AssignReq<req>(&out[i], OP::Map(static_cast<AccType<T>>(a[i]), static_cast<AccType<T>>(b[i])));
+    using A = MathType<OP, T>;
+    AssignReq<req>(&out[i], OP::Map(static_cast<A>(a[i]), static_cast<A>(b[i])));
   }
 };
 
@@ -49,22 +51,22 @@ struct UnaryGradKernel {
   }
 };
 
-/*! \brief FCompute for y = OP(x) on floating types. */
+/*! \brief FCompute for y = OP(x) on the float and integer dtypes (integers: MathType). */
 template <typename OP, typename xpu = cpu>
 void UnaryCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlob>& in,
                   const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
-  SYMNET_FLOAT_TYPE_SWITCH(out[0].dtype_, T, {
+  SYMNET_NUMERIC_TYPE_SWITCH(out[0].dtype_, T, {
     SYMNET_REQ_SWITCH(req[0], Req, {
       Kernel<UnaryKernel<OP, Req>, xpu>::Launch(out[0].Size(), out[0].dptr<T>(), in[0].dptr<T>());
     });
   });
 }
 
-/*! \brief FCompute for y = OP(a, b), same shapes. */
+/*! \brief FCompute for y = OP(a, b), same shapes, any float or integer dtype. */
 template <typename OP, typename xpu = cpu>
 void BinaryCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlob>& in,
                    const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
-  SYMNET_FLOAT_TYPE_SWITCH(out[0].dtype_, T, {
+  SYMNET_NUMERIC_TYPE_SWITCH(out[0].dtype_, T, {
     SYMNET_REQ_SWITCH(req[0], Req, {
       Kernel<BinaryKernel<OP, Req>, xpu>::Launch(out[0].Size(), out[0].dptr<T>(), in[0].dptr<T>(),
                                                  in[1].dptr<T>());

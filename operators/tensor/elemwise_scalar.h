@@ -15,15 +15,26 @@ struct ScalarParam : public dmlc::Parameter<ScalarParam> {
     DMLC_DECLARE_FIELD(scalar).set_default(1.0).describe("Scalar input value.");
   }
 };
+/*! \brief The scalar as OP sees it on T data: on integers MXNet 1.x first converts it to the
+ *  array's dtype (x + 2.7 adds 2, x / 0.5 divides by 0); floats keep it in MathType. */
+template <typename OP, typename T>
+SYMNET_XINLINE MathType<OP, T> ScalarOperand(double s) {
+  if constexpr (std::is_integral<T>::value) {
+    return static_cast<MathType<OP, T>>(static_cast<T>(s));
+  } else {
+    return static_cast<MathType<OP, T>>(s);
+  }
+}
+
+/*! \brief FCompute for y = OP(x, scalar), any float or integer dtype. */
 template <typename OP, typename xpu = cpu>
 void ScalarCompute(const NodeAttrs& attrs, const OpContext&, const std::vector<TBlob>& in,
                    const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   const double s = Param<ScalarParam>(attrs).scalar;
-  SYMNET_FLOAT_TYPE_SWITCH(out[0].dtype_, T, {
-    using A = AccType<T>;
+  SYMNET_NUMERIC_TYPE_SWITCH(out[0].dtype_, T, {
     SYMNET_REQ_SWITCH(req[0], Req, {
       Kernel<ScalarKernel<OP, Req>, xpu>::Launch(out[0].Size(), out[0].dptr<T>(), in[0].dptr<T>(),
-                                                 static_cast<A>(s));
+                                                 ScalarOperand<OP, T>(s));
     });
   });
 }

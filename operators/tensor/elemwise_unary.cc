@@ -12,7 +12,7 @@ void CopyCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlob>& i
   if (req[0] == kNullOp) return;
   if (out[0].dev_.type == Device::kGPU) return ConvertBlob(in[0], out[0], req[0]);
   if (req[0] == kAddTo) {
-    SYMNET_FLOAT_TYPE_SWITCH(out[0].dtype_, T, {
+    SYMNET_NUMERIC_TYPE_SWITCH(out[0].dtype_, T, {
       Kernel<UnaryKernel<mathf::identity, kAddTo>, cpu>::Launch(out[0].Size(), out[0].dptr<T>(),
                                                                 in[0].dptr<T>());
     });

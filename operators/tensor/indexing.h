@@ -240,7 +240,8 @@ void TakeForward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector
 }
 
 /*! \brief Inputs (dy, indices), output da. Out-of-range indices were refused by the forward
- *  call in raise mode, so the gradient resolves them as clip does. */
+ *  call in raise mode, so the gradient resolves them as clip does. Integer data too (MXNet's
+ *  take has integer gradients, and recorded advanced indexing is a take). */
 template <typename xpu>
 void TakeBackward(const NodeAttrs& attrs, const OpContext& ctx, const std::vector<TBlob>& in,
                   const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
@@ -254,7 +255,7 @@ void TakeBackward(const NodeAttrs& attrs, const OpContext& ctx, const std::vecto
                         << "shape " << out[0].shape_ << ")";
   const IndexMode mode = p.mode == kIndexWrap ? kIndexWrap : kIndexClip;
   const int64_t* pos = ResolveIndices<xpu>(in[1], len, mode, ctx, "take");
-  SYMNET_FLOAT_TYPE_SWITCH(out[0].dtype_, T, {
+  SYMNET_NUMERIC_TYPE_SWITCH(out[0].dtype_, T, {
     Kernel<TakeGradKernel, xpu>::Launch(outer * inner, out[0].dptr<T>(), in[0].dptr<T>(), pos,
                                         in[1].Size(), len, inner);
   });

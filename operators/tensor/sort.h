@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "../axis_split.h"
+#include "../numeric_type_switch.h"
 #include "../operator_common.h"
 #include "src/device/kernel_launch.h"
 
@@ -226,7 +227,7 @@ void SortForward(const OpContext& ctx, const TBlob& x, const SortGeom& g, const 
   SYMNET_CHECK(ctx.temp_bytes >= static_cast<size_t>(g.size()) * sizeof(int64_t))
       << "scratch too small";
   int64_t* rank = static_cast<int64_t*>(ctx.temp);
-  SYMNET_FLOAT_TYPE_SWITCH(x.dtype_, T, {
+  SYMNET_NUMERIC_TYPE_SWITCH(x.dtype_, T, {
     RankRows<xpu>(x.dptr<T>(), g, rank);
     if (values != nullptr) {
       Kernel<TakeRankedKernel<false>, xpu>::Launch(g.size(), x.dptr<T>(), rank, values->dptr<T>(),
@@ -242,13 +243,14 @@ void SortForward(const OpContext& ctx, const TBlob& x, const SortGeom& g, const 
   });
 }
 
-/*! \brief Inputs (dy of the values, x); output dx. */
+/*! \brief Inputs (dy of the values, x); output dx. Integers too: MXNet 1.x's topk sends an int
+ *  dy back to the elements taken. */
 template <typename xpu>
 void SortBackward(const OpContext& ctx, const TBlob& dy, const TBlob& x, const SortGeom& g,
                   const TBlob& dx, OpReqType req) {
   if (req == kNullOp || g.size() == 0) return;
   int64_t* rank = static_cast<int64_t*>(ctx.temp);
-  SYMNET_FLOAT_TYPE_SWITCH(x.dtype_, T, {
+  SYMNET_NUMERIC_TYPE_SWITCH(x.dtype_, T, {
     RankRows<xpu>(x.dptr<T>(), g, rank);
     SYMNET_REQ_SWITCH(req, Req, {
       Kernel<RankedGradKernel<Req>, xpu>::Launch(g.size(), dx.dptr<T>(), dy.dptr<T>(), rank, g);

@@ -270,6 +270,35 @@ std::vector<NDArray> InvokeNode(const NodePtr& n, const std::vector<NDArray>& in
   return outputs;
 }
 
+namespace {
+
+/*!
+ * \brief MXNet 1.x's refusals of in-place writes while recording: an output already in the graph
+ *  (whatever the inputs), and, where the op has a tracked input (so it is recorded), an output
+ *  written over one of its inputs (x[idx] = y, x += y: the input becomes a variable of the graph,
+ *  which the write would change under it).
+ */
+void CheckRecordedOutputs(const std::vector<NDArray>& inputs, const std::vector<NDArray>& outputs) {
+  for (const auto& o : outputs)
+    SYMNET_CHECK(o.is_none() || o.autograd_node() == nullptr)
+        << "Assigning to NDArrays that are already in a computational graph will cause undefined "
+           "behavior when evaluating gradients. Please call backward first to clear the graph or "
+           "do this out side of a record section. Also note that you cannot use inplace "
+           "operations like +=, *=, relu(x, out=x), y[idx]=x, etc inside a record section.";
+  bool tracked = false;
+  for (const auto& a : inputs) tracked = tracked || a.autograd_node() != nullptr;
+  if (!tracked) return;
+  for (const auto& o : outputs) {
+    if (o.is_none() || o.read_ptr() == nullptr) continue;
+    for (const auto& a : inputs)
+      SYMNET_CHECK(a.is_none() || a.read_ptr() != o.read_ptr())
+          << "Inplace operations (+=, -=, x[:]=, etc) are not supported when recording with "
+             "autograd.";
+  }
+}
+
+}  // namespace
+
 std::vector<NDArray> Invoke(const std::string& op_name,
                             const std::map<std::string, std::string>& params,
                             const std::vector<NDArray>& inputs, std::vector<NDArray> outputs) {
@@ -286,6 +315,7 @@ std::vector<NDArray> Invoke(const std::string& op_name,
   std::vector<NDArray> cast;
   if (amp::ImperativeEnabled()) cast = AmpCastInputs(n->attrs, inputs);
   const std::vector<NDArray>& in = cast.empty() ? inputs : cast;
+  if (autograd::IsRecording()) CheckRecordedOutputs(inputs, outputs);
   outputs = InvokeNode(n, in, std::move(outputs), autograd::IsTraining());
   if (autograd::IsRecording()) autograd::Record(n, in, &outputs);
   outputs.resize(NumVisibleOutputs(*n));

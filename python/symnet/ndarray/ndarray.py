@@ -8,7 +8,7 @@ import struct
 import numpy as np
 
 from .. import _binary_ops, _core, util as _util
-from . import _dlpack
+from . import _dlpack, _index_rules
 from ..base import MXNetError, dtype_name, numeric_types, integer_types, numpy_dtype, param_str
 from ..context import Context, current_context
 
@@ -384,6 +384,9 @@ class NDArray:
         return NDArray(flat.slice(offset, offset + count).reshape(shape))
 
     def __getitem__(self, key):
+        return _index_rules.legacy_shape(self, self._getitem(key))
+
+    def _getitem(self, key):
         # first-axis ints and unit-step slices are views sharing memory, as in MXNet; recorded
         # indexing must be an op for the gradient to flow
         view = None if _recording() and _core.autograd_is_tracked(self.handle) else self._view(key)
@@ -394,14 +397,22 @@ class NDArray:
             return out
         if isinstance(key, NDArray) and key.ndim == 1 and not np.issubdtype(key.dtype, np.bool_):
             return _invoke("take", {"axis": "0"}, [self, key])
+        if _recording() and _core.autograd_is_tracked(self.handle):
+            return _index_rules.recorded_gather(self, _numpy_index(key), _invoke, array)
         return array(self.asnumpy()[_numpy_index(key)], ctx=self.context, dtype=self.dtype)
 
     def __setitem__(self, key, value):
+        if _core.autograd_is_recording():
+            _index_rules.refuse_recorded_setitem(self, key, value, NDArray)
         whole = isinstance(key, builtins.slice) and key == builtins.slice(None)
         target = self._view(key) if not whole else self
         if target is None:
             data = self.asnumpy()
-            data[_numpy_index(key)] = value.asnumpy() if isinstance(value, NDArray) else value
+            index = _numpy_index(key)
+            src = value.asnumpy() if isinstance(value, NDArray) else value
+            if not isinstance(src, numeric_types) and np.ndim(data[index]) == 0:
+                src = np.asarray(src).reshape(())  # one element ([v]) into one place, as MXNet
+            data[index] = src
             self.handle.copy_from_numpy(data)
             return
         if isinstance(value, NDArray):
