@@ -109,3 +109,12 @@ def test_a_given_zero_is_unknown_first_then_empty():
     with mx.np_shape(True):
         with pytest.raises(mx.MXNetError):
             s.infer_shape(a=(0, 10), b=(12, 10))
+
+
+def test_gluon_reads_a_zero_in_an_array_shape_as_empty():
+    # deferred initialization infers from actual arrays: a batch of none still decides the
+    # parameters (BatchNorm's rule needs its input fully known)
+    net = mx.gluon.nn.BatchNorm(prefix="zbn_")
+    net.initialize()
+    assert net(mx.nd.zeros((0, 3, 4))).shape == (0, 3, 4)
+    assert net.gamma.shape == (3,)

@@ -578,7 +578,7 @@ class HybridBlock(Block):
     def _infer_from(self, sym, names, args):
         flat, _ = _flatten(args, "inputs")
         known = {n: x.shape for n, x in zip(names, [a for a in flat if a is not None])}
-        arg_shapes, _, aux_shapes = sym.infer_shape_partial(**known)
+        arg_shapes, _, aux_shapes = sym._infer_shape_partial_arrays(**known)  # 0: an empty dim
         shapes = dict(zip(sym.list_arguments(), arg_shapes or []))
         shapes.update(zip(sym.list_auxiliary_states(), aux_shapes or []))
         for p in self.collect_params().values():

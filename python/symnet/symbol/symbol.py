@@ -149,7 +149,15 @@ class Symbol:
         """Like infer_shape, but returns what is known. Unknown parts are written as MXNet 1.9.1
         writes them: an unknown dim is 0 and an unknown shape () (with NumPy shapes on: -1 and
         None)."""
-        arg, out, aux, _ = self._infer_shape_native(args, kwargs)
+        return self._partial_shapes(args, kwargs, True)
+
+    def _infer_shape_partial_arrays(self, **shapes):
+        """infer_shape_partial from the shapes of actual arrays (Gluon's deferred initialization):
+        a 0 there is an empty dim (a batch of none), not MXNet 1.x's unknown one."""
+        return self._partial_shapes((), shapes, False)
+
+    def _partial_shapes(self, args, kwargs, zero_unknown):
+        arg, out, aux, _ = self._infer_shape_native(args, kwargs, zero_unknown)
         np_mode = is_np_shape()
         unknown_dim, unknown_shape = (-1, None) if np_mode else (0, ())
 
