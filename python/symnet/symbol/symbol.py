@@ -136,8 +136,14 @@ class Symbol:
         (None, None, None) with a warning when some shape cannot be inferred. A 0 given is first
         an unknown dim, as in MXNet 1.x, to be decided by the graph; where the graph leaves
         shapes undecided, symnet reads it as an empty dim (zero-size arrays) and tries again."""
-        arg, out, aux, complete = self._infer_shape_native(args, kwargs)
-        if not complete and not is_np_shape() and _gives_zero(args, kwargs):
+        retry = not is_np_shape() and _gives_zero(args, kwargs)
+        try:
+            arg, out, aux, complete = self._infer_shape_native(args, kwargs)
+        except MXNetError:
+            if not retry:
+                raise
+            complete = False  # an op that refuses the unknown dims may take empty ones
+        if not complete and retry:
             arg, out, aux, complete = self._infer_shape_native(args, kwargs, zero_unknown=False)
         if not complete:
             unknown = [n for n, s in zip(self.list_arguments(), arg) if s is None or None in s]
