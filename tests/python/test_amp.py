@@ -451,3 +451,32 @@ def test_given_lists_replace_the_defaults_as_in_mxnet():
     # with the default lists FullyConnected is a target op: cast, its parameters stay float32
     _, default_args, _ = mx.amp.convert_model(fc, args, auxs, target_dtype="bfloat16")
     assert default_args["fc_weight"].dtype == np.float32
+
+
+def test_cast_optional_params_reads_the_graphs_own_casts_as_mxnet():
+    """MXNet's AMPInferUnknown: with cast_optional_params a parameter read only by the graph's own
+    amp_cast takes its dtype (two that disagree leave it float32), and the parameters of an
+    amp_multicast whose inputs are all variables take bfloat16; data stays float32, and so does
+    a parameter next to an op's output (MXNet's mkl/test_contrib_amp.py::test_bf16_casting)."""
+    bf16 = mx.base.bfloat16
+
+    def arg_dtypes(sym, **shapes):
+        conv = mx.amp.convert_symbol(sym, target_dtype="bfloat16", target_dtype_ops=[], fp32_ops=[],
+                                     cast_optional_params=True)
+        exe = conv.simple_bind(mx.cpu(), **shapes)
+        return [a.dtype for a in exe.arg_arrays]
+
+    data, data2 = mx.sym.var("data", dtype="float32"), mx.sym.var("data2", dtype=bf16)
+    assert arg_dtypes(mx.sym.amp_multicast(data, data2, num_outputs=2), data=(1, 2), data2=(1, 2)) == [bf16, bf16]
+    data3 = mx.sym.var("data3", dtype=bf16)
+    net = mx.sym.amp_multicast(data, mx.sym.elemwise_add(data2, data3), num_outputs=2)
+    assert arg_dtypes(net, data=(1, 2), data2=(1, 2), data3=(1, 2))[0] == np.float32
+    free = mx.sym.var("free")  # no declared dtype: data, float32
+    net = mx.sym.amp_multicast(mx.sym.var("p", dtype=bf16), data, free, num_outputs=3)
+    assert arg_dtypes(net, p=(1, 2), data=(1, 2), free=(1, 2)) == [bf16, bf16, np.float32]
+    net = mx.sym.Group([mx.sym.amp_multicast(data, data2, num_outputs=2), mx.sym.amp_cast(data, dtype=bf16)])
+    assert arg_dtypes(net, data=(1, 2), data2=(1, 2))[0] == bf16
+    x = mx.sym.var("x")
+    both = mx.sym.Group([mx.sym.amp_cast(x, dtype=bf16), mx.sym.amp_cast(x, dtype="float32")])
+    conv = mx.amp.convert_symbol(both, data_names=[], target_dtype="bfloat16", cast_optional_params=True)
+    assert conv.simple_bind(mx.cpu(), x=(1, 2)).arg_arrays[0].dtype == np.float32

@@ -19,6 +19,7 @@ import warnings
 
 from ... import _core
 from ...base import dtype_name
+from ._infer_unknown import infer_unknown
 from .loss_scaler import LossScaler
 
 __all__ = ["init", "shutdown", "active_target", "auto_dtype", "convert_symbol", "convert_model",
@@ -177,7 +178,8 @@ def convert_symbol(sym, target_dtype="float16", target_dtype_ops=None, fp32_ops=
         data_names = [n for n in sym.list_inputs() if "__dtype__" not in attrs.get(n, {})]
     handle, _ = _convert(sym, target, target_dtype_ops, fp32_ops, conditional_fp32_ops,
                          excluded_sym_names, data_names, cast_optional_params)
-    return Symbol(handle)
+    out = Symbol(handle)
+    return infer_unknown(sym, out, target, data_names) if cast_optional_params else out
 
 
 def convert_model(sym, arg_params, aux_params, target_dtype="float16", target_dtype_ops=None,
@@ -197,6 +199,8 @@ def convert_model(sym, arg_params, aux_params, target_dtype="float16", target_dt
     handle, low = _convert(sym, target, target_dtype_ops, fp32_ops, conditional_fp32_ops,
                            excluded_sym_names, data_names, cast_optional_params)
     out = Symbol(handle)
+    if cast_optional_params:
+        out = infer_unknown(sym, out, target, data_names)
     low = set(low)
     inferred = {}
     try:
