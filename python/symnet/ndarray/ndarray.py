@@ -384,7 +384,7 @@ class NDArray:
         return NDArray(flat.slice(offset, offset + count).reshape(shape))
 
     def __getitem__(self, key):
-        return _index_rules.legacy_shape(self, self._getitem(key))
+        return _index_rules.legacy_shape(self, key, self._getitem(key))
 
     def _getitem(self, key):
         # first-axis ints and unit-step slices are views sharing memory, as in MXNet; recorded
