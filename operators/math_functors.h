@@ -133,9 +133,26 @@ SYMNET_BINARY_GRAD_FUNCTOR(maximum_grad, T(a >= b), T(a < b))
 SYMNET_BINARY_GRAD_FUNCTOR(minimum_grad, T(a <= b), T(a > b))
 SYMNET_BINARY_GRAD_FUNCTOR(power_grad, b* std::pow(a, b - T(1)), std::pow(a, b) * std::log(a))
 SYMNET_BINARY_GRAD_FUNCTOR(hypot_grad, a / std::hypot(a, b), b / std::hypot(a, b))
-// a mod b = a - floor(a / b) * b, away from its jumps
-SYMNET_BINARY_GRAD_FUNCTOR(mod_grad, T(1), -std::floor(a / b))
 #undef SYMNET_BINARY_GRAD_FUNCTOR
+/*! \brief a mod b = a - floor(a / b) * b, away from its jumps; on integers 0, as MXNet's. */
+struct mod_grad {
+  template <typename T>
+  SYMNET_XINLINE static T Left([[maybe_unused]] T a, [[maybe_unused]] T b) {
+    if constexpr (std::is_integral<T>::value) {
+      return T(0);
+    } else {
+      return T(1);
+    }
+  }
+  template <typename T>
+  SYMNET_XINLINE static T Right([[maybe_unused]] T a, [[maybe_unused]] T b) {
+    if constexpr (std::is_integral<T>::value) {
+      return T(0);
+    } else {
+      return -std::floor(a / b);
+    }
+  }
+};
 
 /*! \brief d/dx f(x, s): the gradient of an op with a scalar on the right (x ^ s, x mod s). */
 template <typename GRAD>
@@ -227,7 +244,16 @@ SYMNET_UNARY_FUNCTOR(log10, std::log10(a))
 SYMNET_UNARY_FUNCTOR(cbrt, std::cbrt(a))
 SYMNET_UNARY_FUNCTOR(rcbrt, T(1) / std::cbrt(a))
 SYMNET_UNARY_FUNCTOR(erf, std::erf(a))
-SYMNET_UNARY_FUNCTOR(sign, T(a > T(0)) - T(a < T(0)))
+struct sign {
+  template <typename T>
+  SYMNET_XINLINE static T Map(T a) {
+    if constexpr (std::is_unsigned<T>::value) {
+      return T(a > T(0));  // (an unsigned a < 0 draws a compiler warning)
+    } else {
+      return T(a > T(0)) - T(a < T(0));
+    }
+  }
+};
 // Rounding leaves integers as they are (exactly: int64 beyond 2^53 never passes through double).
 #define SYMNET_ROUNDING_FUNCTOR(NAME, FN)         \
   struct NAME {                                   \
@@ -369,6 +395,7 @@ SYMNET_INTEGER_EXACT(power)
 SYMNET_INTEGER_EXACT(rpower)
 SYMNET_INTEGER_EXACT(mod)
 SYMNET_INTEGER_EXACT(rmod)
+SYMNET_INTEGER_EXACT(mod_grad)
 SYMNET_INTEGER_EXACT(equal)
 SYMNET_INTEGER_EXACT(not_equal)
 SYMNET_INTEGER_EXACT(greater)

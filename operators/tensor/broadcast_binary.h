@@ -55,32 +55,44 @@ struct PartialGradKernel {
   template <typename T>
   SYMNET_XINLINE static void Map(int64_t i, const T* dy, const T* a, const T* b, BroadcastMap ma,
                                  BroadcastMap mb, int side, T* tmp) {
-    using A = AccType<T>;
+    using A = MathType<GRAD, T>;
     const A x = static_cast<A>(a[ma.InOffset(i)]), y = static_cast<A>(b[mb.InOffset(i)]);
     const A d = side == 0 ? GRAD::Left(x, y) : GRAD::Right(x, y);
     tmp[i] = T(static_cast<A>(dy[i]) * d);
   }
 };
 
-/*! \brief The gradients of a broadcast op with partials GRAD. Inputs (dy, a, b). */
+/*! \brief BroadcastGradCompute for data of type T. */
+template <typename GRAD, typename xpu, typename T>
+void BroadcastGradTyped(const OpContext& ctx, const std::vector<TBlob>& in,
+                        const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
+  const TBlob& og = in[0];
+  const int64_t n = og.Size();
+  // form the per-output-element product in scratch, then reduce it onto each input's shape
+  SYMNET_CHECK(ctx.temp_bytes >= static_cast<size_t>(n) * sizeof(T)) << "scratch too small";
+  T* tmp = static_cast<T*>(ctx.temp);
+  const BroadcastMap ma(in[1].shape_, og.shape_), mb(in[2].shape_, og.shape_);
+  for (int side = 0; side < 2; ++side) {
+    if (req[side] == kNullOp) continue;
+    Kernel<PartialGradKernel<GRAD>, xpu>::Launch(n, og.dptr<T>(), in[1].dptr<T>(), in[2].dptr<T>(),
+                                                 ma, mb, side, tmp);
+    ReduceToShape<xpu>(static_cast<const T*>(tmp), og.shape_, out[side].dptr<T>(), out[side].shape_,
+                       req[side], 1.0);
+  }
+}
+
+/*! \brief The gradients of a broadcast op with partials GRAD. Inputs (dy, a, b). Integers too on
+ *  the CPU (mod's gradient is 0 on them, as MXNet's); a GPU's block reduction is float-only. */
 template <typename GRAD, typename xpu = cpu>
 void BroadcastGradCompute(const NodeAttrs&, const OpContext& ctx, const std::vector<TBlob>& in,
                           const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
-  const TBlob& og = in[0];
-  const int64_t n = og.Size();
-  SYMNET_FLOAT_TYPE_SWITCH(og.dtype_, T, {
-    // form the per-output-element product in scratch, then reduce it onto each input's shape
-    SYMNET_CHECK(ctx.temp_bytes >= static_cast<size_t>(n) * sizeof(T)) << "scratch too small";
-    T* tmp = static_cast<T*>(ctx.temp);
-    const BroadcastMap ma(in[1].shape_, og.shape_), mb(in[2].shape_, og.shape_);
-    for (int side = 0; side < 2; ++side) {
-      if (req[side] == kNullOp) continue;
-      Kernel<PartialGradKernel<GRAD>, xpu>::Launch(n, og.dptr<T>(), in[1].dptr<T>(),
-                                                   in[2].dptr<T>(), ma, mb, side, tmp);
-      ReduceToShape<xpu>(static_cast<const T*>(tmp), og.shape_, out[side].dptr<T>(),
-                         out[side].shape_, req[side], 1.0);
-    }
-  });
+  if constexpr (std::is_same<xpu, gpu>::value) {
+    SYMNET_FLOAT_TYPE_SWITCH(in[0].dtype_, T,
+                             { BroadcastGradTyped<GRAD, xpu, T>(ctx, in, req, out); });
+  } else {
+    SYMNET_NUMERIC_TYPE_SWITCH(in[0].dtype_, T,
+                               { BroadcastGradTyped<GRAD, xpu, T>(ctx, in, req, out); });
+  }
 }
 
 /*! \brief The differentiable ops whose gradient needs the inputs, as X(NAME, functor): their

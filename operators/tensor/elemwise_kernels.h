@@ -91,19 +91,20 @@ template <typename GRAD, int req_a, int req_b>
 struct BinaryGradKernel {
   template <typename T>
   SYMNET_XINLINE static void Map(int64_t i, T* ga, T* gb, const T* dy, const T* a, const T* b) {
-    using A = AccType<T>;
+    using A = MathType<GRAD, T>;
     const A g = static_cast<A>(dy[i]), x = static_cast<A>(a[i]), y = static_cast<A>(b[i]);
     AssignReq<req_a>(&ga[i], g * GRAD::Left(x, y));
     AssignReq<req_b>(&gb[i], g * GRAD::Right(x, y));
   }
 };
 
+/*! \brief Integers too (MathType: mod's gradient is 0 on them, as MXNet's). */
 template <typename GRAD, typename xpu = cpu>
 void BinaryGradCompute(const NodeAttrs&, const OpContext&, const std::vector<TBlob>& in,
                        const std::vector<OpReqType>& req, const std::vector<TBlob>& out) {
   // a null request on one side still computes the other into its (planned) buffer
   auto r = [](OpReqType q) { return q == kNullOp ? kWriteTo : q; };
-  SYMNET_FLOAT_TYPE_SWITCH(out[0].dtype_, T, {
+  SYMNET_NUMERIC_TYPE_SWITCH(out[0].dtype_, T, {
     SYMNET_REQ_SWITCH(r(req[0]), RA, {
       SYMNET_REQ_SWITCH(r(req[1]), RB, {
         Kernel<BinaryGradKernel<GRAD, RA, RB>, xpu>::Launch(out[0].Size(), out[0].dptr<T>(),

@@ -187,3 +187,20 @@ def test_inplace_write_while_recording_is_refused_as_mxnet():
         mx.nd.elemwise_add(z, z, out=out)
         x[0] = 5
     np.testing.assert_array_equal(out.asnumpy(), np.full((3, 4), 2.0))
+
+
+@pytest.mark.parametrize("op", ["_mod", "broadcast_mod"])
+def test_integer_mod_gradient_is_zero(op):
+    # MXNet 1.x: mod's partials are 0 on integers (1 and -floor(a / b) on floats)
+    a = mx.sym.Variable("a")
+    b = mx.sym.Variable("b")
+    c = getattr(mx.sym, op)(mx.sym.cast(a, dtype="int32"), mx.sym.cast(b, dtype="int32"))
+    av, bv = np.array([[7.0, -5.0, 9.0]]), np.array([[2.0, 3.0, -4.0]])
+    if op == "broadcast_mod":
+        av = np.repeat(av, 2, axis=0)
+    ex = c.simple_bind(ctx=mx.cpu(), a=av.shape, b=bv.shape)
+    ex.forward(is_train=True, a=av, b=bv)
+    np.testing.assert_array_equal(ex.outputs[0].asnumpy(), np.mod(av.astype(np.int32), bv.astype(np.int32)))
+    ex.backward(mx.nd.ones(ex.outputs[0].shape, dtype="int32"))
+    np.testing.assert_array_equal(ex.grad_dict["a"].asnumpy(), np.zeros_like(av))
+    np.testing.assert_array_equal(ex.grad_dict["b"].asnumpy(), np.zeros_like(bv))
