@@ -185,6 +185,8 @@ void DnnlConvForward::Run(const void* x, const void* w, const void* b, void* y, 
   prim_.execute(Stream(), args);
   dst_.Commit(y, req);
   Stream().wait();
+  src_.ReleaseLargeBuffer(kStagingKeepBytes);
+  dst_.ReleaseLargeBuffer(kStagingKeepBytes);
 }
 
 DnnlFusedConvForward::DnnlFusedConvForward(const ConvConfig& cfg, bool relu, bool sum)
@@ -341,6 +343,8 @@ void DnnlConvBackward::Run(const void* dy, const void* x, const void* w, void* d
     if (cfg_.bias) d_bias_.Commit(db, req[2]);
   }
   Stream().wait();
+  for (DnnlOperand* a : {&d_dst_data_, &d_src_, &d_dst_weights_, &src_})
+    a->ReleaseLargeBuffer(kStagingKeepBytes);
 }
 
 }  // namespace dnnl_util

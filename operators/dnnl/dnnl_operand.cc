@@ -64,6 +64,7 @@ void DnnlOperand::Init(const dnnl::memory::desc& user, const dnnl::memory::desc&
 const dnnl::memory& DnnlOperand::Input(const void* user_ptr) {
   user_mem_.set_data_handle(const_cast<void*>(user_ptr));
   if (same_) return user_mem_;
+  EnsureBuffer();
   cached_stamp_ = 0;  // the owned copy is overwritten
   to_prim_.execute(Stream(), user_mem_, prim_mem_);
   return prim_mem_;
@@ -88,6 +89,14 @@ void DnnlOperand::EnsureBuffer() {
   if (buf_) return;
   buf_ = AllocStorage(prim_md_.get_size(), Device::CPU());
   prim_mem_ = dnnl::memory(prim_md_, Engine(), buf_->ptr());
+}
+
+void DnnlOperand::ReleaseLargeBuffer(size_t keep) {
+  if (!buf_ || buf_->bytes() <= keep) return;
+  buf_.reset();
+  prim_mem_ = dnnl::memory();
+  cached_ptr_ = nullptr;
+  cached_stamp_ = 0;
 }
 
 const dnnl::memory& DnnlOperand::Output(void* user_ptr, OpReqType req) {

@@ -37,6 +37,12 @@ class DnnlOperand {
   /*! \brief After the primitive ran: moves the result into the user buffer (write or add). */
   void Commit(void* user_ptr, OpReqType req);
   bool reorders() const { return !same_; }
+  /*!
+   * \brief Frees the owned buffer when it is larger than `keep` bytes (the next call allocates
+   *  it again). A primitive's state outlives its call (the imperative state cache, an executor),
+   *  so without this a huge activation's staging copy would stay allocated beside it.
+   */
+  void ReleaseLargeBuffer(size_t keep);
 
  private:
   void EnsureBuffer();
@@ -54,6 +60,10 @@ class DnnlOperand {
 
 /*! \brief oneDNN format tag of an activation with `nsp` spatial dims in `layout`. */
 dnnl::memory::format_tag ActivationTag(int nsp, Layout layout);
+
+/*! \brief Staging buffers larger than this are freed after each call (ReleaseLargeBuffer):
+ *  far above a training step's activations, where reusing them saves an allocation per call. */
+constexpr size_t kStagingKeepBytes = size_t(256) << 20;
 /*!
  * \brief oneDNN format tag of plain (O, I/G, spatial...) weights with or without groups, or of
  *  channels-last ones stored (O, spatial..., I/G).

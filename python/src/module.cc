@@ -86,6 +86,8 @@ void InitRegistry(py::module_& m) {
     cuda::MemInfo(dev, &free_b, &total_b);
     return py::make_tuple(free_b, total_b);
   });
+  m.def("cpu_bytes_in_use", &CPUBytesInUse,
+        "Bytes of host memory symnet's arrays, arenas and kernel states hold now.");
   m.def("gpu_pool_stats", [](int dev) {
     const cuda::MemoryStats s = cuda::GetMemoryStats(dev);
     py::dict d;
