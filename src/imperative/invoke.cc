@@ -276,17 +276,18 @@ namespace {
  * \brief MXNet 1.x's refusals of in-place writes while recording: an output already in the graph
  *  (whatever the inputs), and, where the op has a tracked input (so it is recorded), an output
  *  written over one of its inputs (x[idx] = y, x += y: the input becomes a variable of the graph,
- *  which the write would change under it).
+ *  which the write would change under it). An array whose graph a backward freed is no
+ *  longer in a graph.
  */
 void CheckRecordedOutputs(const std::vector<NDArray>& inputs, const std::vector<NDArray>& outputs) {
   for (const auto& o : outputs)
-    SYMNET_CHECK(o.is_none() || o.autograd_node() == nullptr)
+    SYMNET_CHECK(o.is_none() || !autograd::IsTracked(o))
         << "Assigning to NDArrays that are already in a computational graph will cause undefined "
            "behavior when evaluating gradients. Please call backward first to clear the graph or "
            "do this out side of a record section. Also note that you cannot use inplace "
            "operations like +=, *=, relu(x, out=x), y[idx]=x, etc inside a record section.";
   bool tracked = false;
-  for (const auto& a : inputs) tracked = tracked || a.autograd_node() != nullptr;
+  for (const auto& a : inputs) tracked = tracked || autograd::IsTracked(a);
   if (!tracked) return;
   for (const auto& o : outputs) {
     if (o.is_none() || o.read_ptr() == nullptr) continue;

@@ -257,3 +257,16 @@ def test_output_of_a_freed_graph_is_a_constant_afterwards():
         y = x * 2
         y.backward(retain_graph=True)
     assert autograd._core.autograd_is_tracked(y.handle)  # retained: still part of a graph
+
+
+def test_an_array_of_a_freed_graph_may_be_written_while_recording():
+    x = nd.array([1.0, 2.0])
+    x.attach_grad()
+    with autograd.record():
+        y = x * 2
+    y.backward()
+    with autograd.record():
+        y[:] = 5  # its graph is gone: a plain array again, as in MXNet
+        with pytest.raises(mx.MXNetError, match="already in a computational graph"):
+            x[:] = 1  # attach_grad's arrays stay in every graph
+    np.testing.assert_allclose(y.asnumpy(), [5, 5])
