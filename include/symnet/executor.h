@@ -55,6 +55,10 @@ struct BindOptions {
   void Validate() const;
 };
 
+/*! \brief Whether binds merge common subexpressions (MXNET_ELIMINATE_COMMON_EXPR, default on
+ *  as in MXNet; "0" turns it off), read at every bind. */
+bool EliminateCommonExprEnabled();
+
 /*!
  * \brief A bound symbol. Binding runs the passes once (gradient, shape/type inference, memory
  *  planning) and resolves every op call's input and output pointers; Forward and Backward then
@@ -101,6 +105,9 @@ class Executor {
   const std::vector<NDArray>& aux_arrays() const { return aux_; }
   const std::vector<GradReq>& grad_reqs() const { return grad_reqs_; }
   const Symbol& symbol() const { return symbol_; }
+  /*! \brief The forward graph this executor runs, after the bind's rewrites (common
+   *  subexpressions merged, fusions): MXNet's Executor.get_optimized_symbol. */
+  const Symbol& optimized_symbol() const { return optimized_; }
   Device device() const { return dev_; }
   const BindOptions& options() const { return options_; }
   const MemoryReport& memory_report() const { return report_; }
@@ -143,7 +150,7 @@ class Executor {
 
  private:
   Executor() = default;
-  Symbol symbol_;
+  Symbol symbol_, optimized_;
   Device dev_;
   std::vector<NDArray> args_, grads_, aux_, outputs_;
   std::vector<GradReq> grad_reqs_;

@@ -91,6 +91,14 @@ size_t FuseBatchNormReLU(std::vector<NodeEntry>* heads);
 size_t FuseAddReLU(std::vector<NodeEntry>* heads);
 
 /*!
+ * \brief Merges nodes with the same operator, parameters and inputs (MXNet's common
+ *  subexpression elimination at bind); heads that become one entry get copies. Ops that draw
+ *  random numbers, mutate inputs or call back into user code are never merged. \return the
+ *  number of nodes merged away.
+ */
+size_t EliminateCommonExpr(std::vector<NodeEntry>* heads);
+
+/*!
  * \brief For CPU binds, after the gradient pass: rewrites each gradient sum (add_n or
  *  elemwise_add) whose only reader is a ReLU backward node, as its output gradient, into one
  *  `_backward_FusedAddNReLU` node that sums and masks in a single loop.

@@ -115,6 +115,7 @@ void InitExecutor(py::module_& m) {
              return d;
            })
       .def_property_readonly("options", [](const Executor& e) { return OptionsToPy(e.options()); })
+      .def("optimized_symbol", &Executor::optimized_symbol)
       .def("debug_str", &Executor::DebugString)
       .def("set_loss_scale", &Executor::SetLossScale)
       .def_property_readonly("loss_scale", &Executor::loss_scale)

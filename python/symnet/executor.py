@@ -62,6 +62,12 @@ class Executor:
             elif not allow_extra_params:
                 raise ValueError("'%s' is not an auxiliary state of the bound symbol" % name)
 
+    def get_optimized_symbol(self):
+        """The forward graph this executor runs, after the bind's rewrites (common
+        subexpressions merged, fusions), as MXNet's."""
+        from .symbol import Symbol
+        return Symbol(self.handle.optimized_symbol())
+
     def memory_report(self):
         """Bytes of the memory plan: arena_bytes, no_sharing_bytes, lower_bound_bytes,
         num_inplace, external_bytes (arguments, gradients, auxiliary states)."""

@@ -17,6 +17,12 @@ const char* Env(const char* name) {
 }
 }  // namespace
 
+bool EliminateCommonExprEnabled() {
+  // read at every bind, not once: MXNet's users (and its tests) switch it between binds
+  const char* v = Env("MXNET_ELIMINATE_COMMON_EXPR");
+  return v == nullptr || std::string(v) != "0";
+}
+
 const BindOptions& BindOptions::FromEnvironment() {
   static const BindOptions defaults = [] {
     BindOptions o;

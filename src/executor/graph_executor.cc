@@ -360,6 +360,7 @@ std::unique_ptr<Executor> Executor::Bind(const Symbol& symbol, Device dev,
   //    executor works on its own copy of the graph because the layout plan rewrites it.
   Symbol gsym = symbol.Copy();
   const std::vector<NodePtr> g_args = gsym.ArgumentNodes(), g_aux = gsym.AuxiliaryNodes();
+  if (EliminateCommonExprEnabled()) EliminateCommonExpr(&gsym.outputs);
   const bool any_grad = std::any_of(grad_reqs.begin(), grad_reqs.end(),
                                     [](GradReq r) { return r != GradReq::kNull; });
   // training binds fuse what oneDNN or one loop can do in one pass (BatchNorm + ReLU, a residual
@@ -370,6 +371,7 @@ std::unique_ptr<Executor> Executor::Bind(const Symbol& symbol, Device dev,
     FuseBatchNormReLU(&gsym.outputs);
     FuseAddReLU(&gsym.outputs);
   }
+  exe->optimized_ = gsym.Copy();  // (the layout plan below rewrites gsym's nodes)
   std::vector<NodeEntry> heads = gsym.outputs;
   const size_t num_outputs = heads.size();
   std::vector<NodePtr> xs;

@@ -180,3 +180,38 @@ def test_reshape_and_shared_exec_reuse_the_internal_memory():
     exe.forward(is_train=False)
     assert (exe.outputs[0].asnumpy() == 4).all()
     assert (big.outputs[0].asnumpy() == -1).all()
+
+
+def _shared(d, f):
+    return f(d)
+
+
+def _internals(exe):
+    return len(exe.get_optimized_symbol().get_internals().list_outputs())
+
+
+@pytest.mark.parametrize("make, saved", [
+    (lambda a, b: (a + 1) + (a + 2), 0),
+    (lambda a, b: (a + b) + (a + b), 1),
+    (lambda a, b: _shared(a + 1, lambda d: mx.sym.Group([a * d, a * d])), 0),  # then a copy
+    (lambda a, b: _shared(a + 1, lambda d: mx.sym.Group([a * d + b, a * d + b])), 1),
+    (lambda a, b: mx.sym.Group([a * (a + 1), a * (a + 1)]), 1),  # the two a + 1 merge too
+    (lambda a, b: mx.sym.Dropout(a, p=0.5) + mx.sym.Dropout(a, p=0.5), 0),  # random: kept
+])
+def test_bind_merges_common_subexpressions_as_mxnet(make, saved, monkeypatch):
+    a, b = mx.sym.Variable("a"), mx.sym.Variable("b")
+    sym = make(a, b)
+    shapes = {n: (3, 4) for n in sym.list_arguments()}
+    monkeypatch.setenv("MXNET_ELIMINATE_COMMON_EXPR", "0")
+    plain = sym.simple_bind(mx.cpu(), **shapes)
+    monkeypatch.setenv("MXNET_ELIMINATE_COMMON_EXPR", "1")
+    merged = sym.simple_bind(mx.cpu(), **shapes)
+    assert _internals(plain) == _internals(merged) + saved
+    data = {n: mx.nd.array(np.random.RandomState(0).rand(3, 4)) for n in shapes}
+    outs = [e.forward(is_train=False, **data) for e in (plain, merged)]
+    for e in (plain, merged):
+        e.backward([mx.nd.ones((3, 4))] * len(sym.list_outputs()))
+    for x, y in zip(*outs):
+        np.testing.assert_allclose(x.asnumpy(), y.asnumpy(), rtol=1e-6)
+    for x, y in zip(plain.grad_arrays, merged.grad_arrays):
+        np.testing.assert_allclose(x.asnumpy(), y.asnumpy(), rtol=1e-6)
