@@ -29,8 +29,8 @@ std::string Key(const Node& n) {
   for (const auto& kv : n.attrs.dict) k += '\n' + kv.first + '=' + kv.second;
   k += "\n|";
   for (const auto& e : n.inputs)
-    k += std::to_string(reinterpret_cast<uintptr_t>(e.node.get())) + ':' +
-         std::to_string(e.index) + ',';
+    k += std::to_string(reinterpret_cast<uintptr_t>(e.node.get())) + ':' + std::to_string(e.index) +
+         ',';
   return k;
 }
 
