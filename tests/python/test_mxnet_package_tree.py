@@ -55,6 +55,14 @@ MXNET_NAMES = {
     "libinfo": "find_conf_path find_include_path find_lib_path __version__",
     "gluon.model_zoo": "model_store vision",
     "gluon.model_zoo.model_store": "get_model_file purge short_hash",
+    "gluon.contrib.estimator": "BatchBegin BatchEnd BatchProcessor CheckpointHandler EarlyStoppingHandler EpochBegin "
+                               "EpochEnd Estimator GradientUpdateHandler LoggingHandler MetricHandler StoppingHandler "
+                               "TrainBegin TrainEnd ValidationHandler batch_processor estimator event_handler utils",
+    "gluon.contrib.estimator.estimator": "Estimator",
+    "gluon.contrib.estimator.event_handler": "BatchBegin BatchEnd CheckpointHandler EarlyStoppingHandler EpochBegin "
+                                             "EpochEnd EventHandler GradientUpdateHandler LoggingHandler MetricHandler "
+                                             "StoppingHandler TrainBegin TrainEnd ValidationHandler",
+    "gluon.contrib.estimator.batch_processor": "BatchProcessor",
     # top-level names of these modules
     "": "AttrScope attribute engine libinfo visualization viz io optimizer kvstore kv image",
 }
@@ -66,6 +74,8 @@ PRIVATE_NAMES = {
     "io.utils": "_init_data _getdata_by_idx _has_instance",
     "io.io": "DataDesc DataBatch DataIter",
     "gluon.model_zoo.model_store": "get_model_file purge _model_sha1 apache_repo_url",
+    "gluon.contrib.estimator.event_handler": "_check_event_handlers",
+    "gluon.contrib.estimator.utils": "_check_metrics _check_handler_metric_ref _suggest_metric_for_loss",
 }
 
 
