@@ -1,8 +1,10 @@
 """Training callbacks: Speedometer (MXNet's log line plus a live progress bar on a terminal),
-do_checkpoint, and LogWriter (one CSV or JSON-lines record per batch)."""
+do_checkpoint, module_checkpoint, log_train_metric, ProgressBar, LogValidationMetricsCallback
+(MXNet 1.9.1's) and LogWriter (one CSV or JSON-lines record per batch)."""
 import copy
 import csv
 import json
+import math
 import os
 import logging
 import sys
@@ -113,6 +115,56 @@ def do_checkpoint(prefix, period=1, save_optimizer_states=False):
 
     _callback.wants_module = True
     return _callback
+
+
+def module_checkpoint(mod, prefix, period=1, save_optimizer_states=False):
+    """Epoch-end callback: mod.save_checkpoint(prefix, epoch + 1, ...) every `period` epochs."""
+    period = int(max(1, period))
+
+    def _callback(iter_no, sym=None, arg=None, aux=None):
+        if (iter_no + 1) % period == 0:
+            mod.save_checkpoint(prefix, iter_no + 1, save_optimizer_states)
+
+    return _callback
+
+
+def log_train_metric(period, auto_reset=False):
+    """Batch-end callback logging 'Iter[epoch] Batch[n] Train-name=value' every `period`
+    batches (resetting the metric's local window after each log when auto_reset)."""
+
+    def _callback(param):
+        if param.nbatch % period == 0 and param.eval_metric is not None:
+            for name, value in param.eval_metric.get_name_value():
+                logging.info("Iter[%d] Batch[%d] Train-%s=%f", param.epoch, param.nbatch, name,
+                             value)
+            if auto_reset:
+                param.eval_metric.reset_local()
+
+    return _callback
+
+
+class ProgressBar:
+    """Batch-end callback logging '[====----] pct%' for the share of `total` batches done."""
+
+    def __init__(self, total, length=80):
+        self.bar_len = length
+        self.total = total
+
+    def __call__(self, param):
+        count = param.nbatch
+        filled = int(round(self.bar_len * count / float(self.total)))
+        percents = math.ceil(100.0 * count / float(self.total))
+        logging.info("[%s] %s%s\r", "=" * filled + "-" * (self.bar_len - filled), percents, "%")
+
+
+class LogValidationMetricsCallback:
+    """Eval-end callback logging 'Epoch[e] Validation-name=value' for each metric."""
+
+    def __call__(self, param):
+        if not param.eval_metric:
+            return
+        for name, value in param.eval_metric.get_name_value():
+            logging.info("Epoch[%d] Validation-%s=%f", param.epoch, name, value)
 
 
 class LogWriter:

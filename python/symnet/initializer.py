@@ -2,8 +2,12 @@
 *_bias and *_beta zeros, *_gamma ones, *_moving_mean zeros, *_moving_var ones. A variable's
 __init__ attribute (e.g. '["zero", {}]' from ResNet's zero-init option) takes precedence."""
 import json
+import logging
+import re
 
 import numpy as np
+
+from .base import string_types  # noqa: F401  (MXNet's initializer module exports it)
 
 _REGISTRY = {}
 
@@ -284,6 +288,83 @@ class FusedRNN(Initializer):
                 pos += g * h
         assert pos == total
         arr[:] = flat
+
+
+@register
+class Orthogonal(Initializer):
+    """A weight whose rows (or columns, whichever are fewer) are orthonormal, times `scale`: the
+    SVD factor of a (rows, prod(rest)) draw from U(-1, 1) (rand_type 'uniform') or N(0, 1)
+    ('normal') that has the draw's shape (Saxe et al., 2013; MXNet's Orthogonal)."""
+
+    def __init__(self, scale=1.414, rand_type="uniform"):
+        super().__init__(scale=scale, rand_type=rand_type)
+        self.scale = scale
+        self.rand_type = rand_type
+
+    def _init_weight(self, name, arr):
+        shape = (arr.shape[0], int(np.prod(arr.shape[1:])))
+        if self.rand_type == "uniform":
+            draw = self.rng.uniform(-1.0, 1.0, shape)
+        elif self.rand_type == "normal":
+            draw = self.rng.normal(0.0, 1.0, shape)
+        else:  # MXNet fails later on an unbound draw; say why instead
+            raise ValueError("Orthogonal: rand_type must be 'uniform' or 'normal', not %r"
+                             % (self.rand_type,))
+        u, _, v = np.linalg.svd(draw, full_matrices=False)
+        res = u if u.shape == draw.shape else v
+        arr[:] = self.scale * res.reshape(arr.shape)
+
+
+class Load:
+    """Initializes each parameter found in `param` (a dict, or a .params file, whose arg:/aux:
+    prefixes are dropped) with its value (shapes must agree), any other with default_init."""
+
+    def __init__(self, param, default_init=None, verbose=False):
+        if isinstance(param, str):
+            from .ndarray import load
+            param = load(param)
+        assert isinstance(param, dict)
+        self.param = {}
+        for name, arr in param.items():
+            self.param[name[4:] if name.startswith(("arg:", "aux:")) else name] = arr
+        self.default_init = default_init
+        self.verbose = verbose
+
+    def __call__(self, name, arr):
+        if name in self.param:
+            value = self.param[name]
+            assert arr.shape == value.shape, \
+                "Parameter %s cannot be initialized from loading. Shape mismatch, target %s vs " \
+                "loaded %s" % (name, str(arr.shape), value.shape)
+            if isinstance(arr, np.ndarray) and hasattr(value, "asnumpy"):
+                value = value.asnumpy()
+            arr[:] = value
+            if self.verbose:
+                logging.info("Initialized %s by loading", name)
+        else:
+            assert self.default_init is not None, \
+                "Cannot Initialize %s. Not found in loaded param and no default Initializer is " \
+                "provided." % name
+            self.default_init(name, arr)
+            if self.verbose:
+                logging.info("Initialized %s by default", name)
+
+
+class Mixed:
+    """Initializes a parameter with the initializer of the first pattern (a regular expression,
+    matched at the name's start) that matches its name; no match is an error."""
+
+    def __init__(self, patterns, initializers):
+        assert len(patterns) == len(initializers)
+        self.map = list(zip([re.compile(p) for p in patterns], initializers))
+
+    def __call__(self, name, arr):
+        for prog, init in self.map:
+            if prog.match(name):
+                init(name, arr)
+                return
+        raise ValueError('Parameter name %s did not match any pattern. Consider add a ".*" '
+                         "pattern at the and with default Initializer." % name)
 
 
 def create(init):

@@ -45,3 +45,15 @@ def load_checkpoint(prefix, epoch):
     symbol = sym.load("%s-symbol.json" % prefix)
     arg_params, aux_params = load_params(prefix, epoch)
     return symbol, arg_params, aux_params
+
+
+def __getattr__(name):
+    # FeedForward trains with Module and BatchEndParam lives in callback, both of which import
+    # this module: they load on first use
+    if name == "FeedForward":
+        from ._feedforward import FeedForward
+        return FeedForward
+    if name == "BatchEndParam":
+        from .callback import BatchEndParam
+        return BatchEndParam
+    raise AttributeError("module %r has no attribute %r" % (__name__, name))

@@ -63,6 +63,10 @@ MXNET_NAMES = {
                                              "EpochEnd EventHandler GradientUpdateHandler LoggingHandler MetricHandler "
                                              "StoppingHandler TrainBegin TrainEnd ValidationHandler",
     "gluon.contrib.estimator.batch_processor": "BatchProcessor",
+    "callback": "LogValidationMetricsCallback ProgressBar Speedometer do_checkpoint log_train_metric module_checkpoint",
+    "initializer": "Bilinear Constant FusedRNN InitDesc Initializer LSTMBias Load MSRAPrelu Mixed Normal One "
+                   "Orthogonal Uniform Xavier Zero register string_types",
+    "model": "BatchEndParam FeedForward load_checkpoint load_params save_checkpoint",
     # top-level names of these modules
     "": "AttrScope attribute engine libinfo visualization viz io optimizer kvstore kv image",
 }
