@@ -67,6 +67,16 @@ MXNET_NAMES = {
     "initializer": "Bilinear Constant FusedRNN InitDesc Initializer LSTMBias Load MSRAPrelu Mixed Normal One "
                    "Orthogonal Uniform Xavier Zero register string_types",
     "model": "BatchEndParam FeedForward load_checkpoint load_params save_checkpoint",
+    "gluon.nn": "Activation AvgPool1D AvgPool2D AvgPool3D BatchNorm BatchNormReLU Conv1D Conv1DTranspose Conv2D "
+                "Conv2DTranspose Conv3D Conv3DTranspose Dense Dropout ELU Embedding Flatten GELU GlobalAvgPool1D "
+                "GlobalAvgPool2D GlobalAvgPool3D GlobalMaxPool1D GlobalMaxPool2D GlobalMaxPool3D GroupNorm "
+                "HybridLambda HybridSequential InstanceNorm Lambda LayerNorm LeakyReLU MaxPool1D MaxPool2D "
+                "MaxPool3D PReLU ReflectionPad2D SELU Sequential Swish activations basic_layers conv_layers",
+    "gluon.nn.conv_layers": "AvgPool1D AvgPool2D AvgPool3D Conv1D Conv1DTranspose Conv2D Conv2DTranspose Conv3D "
+                            "Conv3DTranspose GlobalAvgPool1D GlobalAvgPool2D GlobalAvgPool3D GlobalMaxPool1D "
+                            "GlobalMaxPool2D GlobalMaxPool3D MaxPool1D MaxPool2D MaxPool3D ReflectionPad2D "
+                            "numeric_types",
+    "gluon.nn.activations": "Activation ELU GELU LeakyReLU PReLU SELU Swish",
     # top-level names of these modules
     "": "AttrScope attribute engine libinfo visualization viz io optimizer kvstore kv image",
 }

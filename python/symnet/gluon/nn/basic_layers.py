@@ -313,3 +313,12 @@ class Swish(HybridBlock):
 
     def hybrid_forward(self, F, x):
         return x * F.sigmoid(self._beta * x, name="fwd")
+
+
+class BatchNormReLU(BatchNorm):
+    """BatchNorm followed by relu (MXNet runs them as one op, contrib.BatchNormWithReLU; the
+    values and the parameters are those of BatchNorm then Activation('relu'))."""
+
+    def hybrid_forward(self, F, x, gamma, beta, running_mean, running_var):
+        out = F.BatchNorm(x, gamma, beta, running_mean, running_var, name="fwd", **self._kwargs)
+        return F.Activation(out, act_type="relu", name="relu")

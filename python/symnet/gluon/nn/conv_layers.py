@@ -1,4 +1,5 @@
 """Gluon's convolution and pooling layers (MXNet's gluon.nn conv_layers)."""
+from ...base import numeric_types  # noqa: F401  (MXNet's conv_layers exports it)
 from ..block import HybridBlock
 from .basic_layers import Activation
 
@@ -99,6 +100,31 @@ class Conv2DTranspose(_Conv):
                  activation=None, use_bias=True, weight_initializer=None,
                  bias_initializer="zeros", in_channels=0, **kwargs):
         super().__init__(channels, _tuple(kernel_size, 2), strides, padding, dilation, groups,
+                         layout, in_channels, activation, use_bias, weight_initializer,
+                         bias_initializer, op_name="Deconvolution", adj=output_padding,
+                         **kwargs)
+
+
+class Conv1DTranspose(_Conv):
+    """Transposed 1-d convolution (Deconvolution over width)."""
+
+    def __init__(self, channels, kernel_size, strides=1, padding=0, output_padding=0,
+                 dilation=1, groups=1, layout="NCW", activation=None, use_bias=True,
+                 weight_initializer=None, bias_initializer="zeros", in_channels=0, **kwargs):
+        super().__init__(channels, _tuple(kernel_size, 1), strides, padding, dilation, groups,
+                         layout, in_channels, activation, use_bias, weight_initializer,
+                         bias_initializer, op_name="Deconvolution", adj=output_padding,
+                         **kwargs)
+
+
+class Conv3DTranspose(_Conv):
+    """Transposed 3-d convolution (Deconvolution over depth, height and width)."""
+
+    def __init__(self, channels, kernel_size, strides=(1, 1, 1), padding=(0, 0, 0),
+                 output_padding=(0, 0, 0), dilation=(1, 1, 1), groups=1, layout="NCDHW",
+                 activation=None, use_bias=True, weight_initializer=None,
+                 bias_initializer="zeros", in_channels=0, **kwargs):
+        super().__init__(channels, _tuple(kernel_size, 3), strides, padding, dilation, groups,
                          layout, in_channels, activation, use_bias, weight_initializer,
                          bias_initializer, op_name="Deconvolution", adj=output_padding,
                          **kwargs)
