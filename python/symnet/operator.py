@@ -8,6 +8,8 @@ before a symbol that uses it is created or loaded.
 The arrays a CustomOp receives are the executor's own memory: read and write them during the
 call, but keep copies (not the arrays) for later, since the memory is reused afterwards.
 """
+import collections
+
 from . import _core
 from .base import dtype_name, numpy_dtype
 from .ndarray import NDArray
@@ -278,3 +280,21 @@ def _install():
 
 
 _install()
+
+
+OperatorArguments = collections.namedtuple("OperatorArguments", ["narg", "names", "types"])
+
+
+def get_operator_arguments(op_name):
+    """An operator's inputs then parameters: OperatorArguments(narg, names, types)."""
+    info = _core.op_info(op_name)
+    entries = list(info["inputs"]) + list(info["params"])
+    return OperatorArguments(len(entries), [e[0] for e in entries], [e[1] for e in entries])
+
+
+def __getattr__(name):
+    # the legacy operators are built on this module's CustomOp and register: loaded on use
+    if name in ("PythonOp", "NumpyOp", "NDArrayOp"):
+        from . import _legacy_op
+        return getattr(_legacy_op, name)
+    raise AttributeError("module %r has no attribute %r" % (__name__, name))

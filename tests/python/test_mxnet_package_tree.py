@@ -77,6 +77,8 @@ MXNET_NAMES = {
                             "GlobalMaxPool2D GlobalMaxPool3D MaxPool1D MaxPool2D MaxPool3D ReflectionPad2D "
                             "numeric_types",
     "gluon.nn.activations": "Activation ELU GELU LeakyReLU PReLU SELU Swish",
+    "operator": "CustomOp CustomOpProp NDArrayOp NumpyOp OperatorArguments PythonOp get_all_registered_operators "
+                "get_operator_arguments register",
     # top-level names of these modules
     "": "AttrScope attribute engine libinfo visualization viz io optimizer kvstore kv image",
 }
