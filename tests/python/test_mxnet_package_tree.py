@@ -79,6 +79,11 @@ MXNET_NAMES = {
     "gluon.nn.activations": "Activation ELU GELU LeakyReLU PReLU SELU Swish",
     "operator": "CustomOp CustomOpProp NDArrayOp NumpyOp OperatorArguments PythonOp get_all_registered_operators "
                 "get_operator_arguments register",
+    "contrib.text": "embedding utils vocab",
+    "contrib.text.vocab": "Vocabulary",
+    "contrib.text.embedding": "CompositeEmbedding CustomEmbedding FastText GloVe create get_pretrained_file_names "
+                              "register",
+    "contrib.text.utils": "count_tokens_from_str",
     # top-level names of these modules
     "": "AttrScope attribute engine libinfo visualization viz io optimizer kvstore kv image",
 }
@@ -91,6 +96,8 @@ PRIVATE_NAMES = {
     "io.io": "DataDesc DataBatch DataIter",
     "gluon.model_zoo.model_store": "get_model_file purge _model_sha1 apache_repo_url",
     "gluon.contrib.estimator.event_handler": "_check_event_handlers",
+    "contrib.text.embedding": "_TokenEmbedding",
+    "contrib.text": "_constants",
     "gluon.contrib.estimator.utils": "_check_metrics _check_handler_metric_ref _suggest_metric_for_loss",
 }
 
