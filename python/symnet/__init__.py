@@ -54,6 +54,8 @@ from . import module as mod
 from . import test_utils
 from . import gluon
 from . import rnn
+from . import rtc
+from . import executor_manager  # MXNet's model.py imports it: an attribute of mx
 
 
 def default_bind_options():

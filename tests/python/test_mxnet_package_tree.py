@@ -84,8 +84,10 @@ MXNET_NAMES = {
     "contrib.text.embedding": "CompositeEmbedding CustomEmbedding FastText GloVe create get_pretrained_file_names "
                               "register",
     "contrib.text.utils": "count_tokens_from_str",
+    "rtc": "CudaKernel CudaModule numeric_types string_types",
+    "executor_manager": "DataParallelExecutorGroup DataParallelExecutorManager",
     # top-level names of these modules
-    "": "AttrScope attribute engine libinfo visualization viz io optimizer kvstore kv image",
+    "": "AttrScope attribute engine libinfo visualization viz io optimizer kvstore kv image rtc executor_manager",
 }
 
 # private names well-known libraries import from these modules
@@ -98,6 +100,7 @@ PRIVATE_NAMES = {
     "gluon.contrib.estimator.event_handler": "_check_event_handlers",
     "contrib.text.embedding": "_TokenEmbedding",
     "contrib.text": "_constants",
+    "executor_manager": "_split_input_slice _check_arguments _load_data _load_label _load_general _bind_exec",
     "gluon.contrib.estimator.utils": "_check_metrics _check_handler_metric_ref _suggest_metric_for_loss",
 }
 
