@@ -14,8 +14,9 @@ failed, and the file goes on without it).
     tools/mxnet_conformance.py --python PY --check tests/mxnet_conformance/expected_pass.txt
 
 --check runs only the tests of the expected-pass list and fails when one of them does not pass (a
-ratchet: the list only grows). --write-baseline keeps the baseline's passing tests in a file, so
-later runs can measure against it without running MXNet (--baseline-list)."""
+ratchet: the list only grows); --exclude leaves out listed tests too heavy for the machine at
+hand. --write-baseline keeps the baseline's passing tests in a file, so later runs can measure
+against it without running MXNet (--baseline-list)."""
 import argparse
 import collections
 import json
@@ -190,6 +191,8 @@ def main():
     parser.add_argument("--write-baseline", metavar="FILE", help="write the baseline's passing tests here")
     parser.add_argument("--check", metavar="FILE",
                         help="run only the tests listed in FILE; fail unless every one passes")
+    parser.add_argument("--exclude", metavar="FILE",
+                        help="with --check: tests of the list not to run here (each with its reason)")
     parser.add_argument("--files", nargs="+", default=CORE_FILES, help="test files, relative to --tests-dir")
     parser.add_argument("--tests-dir", default=default_tests_dir())
     parser.add_argument("--timeout", type=int, default=120, help="seconds per test")
@@ -200,6 +203,10 @@ def main():
     if not os.path.isdir(opts.tests_dir):
         sys.exit("MXNet 1.9.1's tests are not at %s (--tests-dir or SYMNET_MXNET_TESTS)" % opts.tests_dir)
     only = set(_read_list(opts.check)) if opts.check else None
+    if only is not None and opts.exclude:
+        excluded = set(_read_list(opts.exclude))
+        print("not run here (%s): %s" % (opts.exclude, ", ".join(sorted(excluded & only)) or "none"))
+        only -= excluded
     # the tests run in a temporary folder: a relative interpreter path is made absolute first
     opts.python, opts.baseline = [os.path.abspath(p) if p and os.sep in p else p for p in (opts.python, opts.baseline)]
 
