@@ -79,6 +79,8 @@ MXNET_NAMES = {
     "gluon.nn.activations": "Activation ELU GELU LeakyReLU PReLU SELU Swish",
     "operator": "CustomOp CustomOpProp NDArrayOp NumpyOp OperatorArguments PythonOp get_all_registered_operators "
                 "get_operator_arguments register",
+    "contrib.autograd": "NDArray TrainingStateScope backward compute_gradient grad grad_and_loss mark_variables "
+                        "set_is_training string_types test_section train_section zeros_like",
     "contrib.text": "embedding utils vocab",
     "contrib.text.vocab": "Vocabulary",
     "contrib.text.embedding": "CompositeEmbedding CustomEmbedding FastText GloVe create get_pretrained_file_names "
