@@ -22,7 +22,8 @@ import numpy as np
 from .. import io
 from .. import ndarray as nd
 from .image import (Augmenter, CastAug, ColorJitterAug, ColorNormalizeAug, ForceResizeAug, HueJitterAug,
-                    ImageIter, LightingAug, RandomGrayAug, ResizeAug, _as_np, _like, copyMakeBorder, fixed_crop)
+                    ImageIter, LightingAug, RandomGrayAug, ResizeAug, _as_np, _dumpable, _like, copyMakeBorder,
+                    fixed_crop)
 
 __all__ = ["DetAugmenter", "DetBorrowAug", "DetRandomSelectAug", "DetHorizontalFlipAug", "DetRandomCropAug",
            "DetRandomPadAug", "CreateMultiRandCropAugmenter", "CreateDetAugmenter", "ImageDetIter"]
@@ -32,12 +33,7 @@ class DetAugmenter:
     arguments are kept for dumps() (NDArrays and numpy arrays as lists), as MXNet's."""
 
     def __init__(self, **kwargs):
-        self._kwargs = kwargs
-        for k, v in self._kwargs.items():
-            if isinstance(v, nd.NDArray):
-                v = v.asnumpy()
-            if isinstance(v, np.ndarray):
-                self._kwargs[k] = v.tolist()
+        self._kwargs = _dumpable(kwargs)
 
     def dumps(self):
         """The augmenter as a JSON string: [its lower-case class name, its arguments]."""

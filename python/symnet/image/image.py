@@ -448,17 +448,23 @@ def _center_crop(arr, size, interp):
     return _fixed_crop(arr, x0, y0, new_w, new_h, size, interp)
 
 
+def _dumpable(kwargs):
+    """kwargs with its NDArray and numpy values turned into lists in place, so dumps() can
+    write them as JSON (the augmenters here and in detection.py keep their arguments so)."""
+    for k, v in list(kwargs.items()):
+        if isinstance(v, nd.NDArray):
+            v = v.asnumpy()
+        if isinstance(v, np.ndarray):
+            kwargs[k] = v.tolist()
+    return kwargs
+
+
 class Augmenter:
     """The base of the augmenters: subclasses implement __call__(src) -> image. The keyword
     arguments given here are what dumps() describes (arrays as lists)."""
 
     def __init__(self, **kwargs):
-        self._kwargs = kwargs
-        for k, v in list(kwargs.items()):
-            if isinstance(v, nd.NDArray):
-                v = v.asnumpy()
-            if isinstance(v, np.ndarray):
-                self._kwargs[k] = v.tolist()
+        self._kwargs = _dumpable(kwargs)
 
     def dumps(self):
         """A JSON string [lower-case class name, its arguments]."""
