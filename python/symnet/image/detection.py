@@ -120,6 +120,23 @@ def _as_range(value, what, aug):
     return (value, value)
 
 
+def _attempts(aug, height, width):
+    """The tries of a random crop or pad of an (height, width) image: up to aug.max_attempts
+    draws of an aspect ratio from aug.aspect_ratio_range (a ratio <= 0 wastes its try), each as
+    (ratio, height of the least area, height of the largest area, least area, largest area),
+    the areas aug.area_range times the image's. No tries when aug is disabled or the image empty."""
+    if not aug.enabled or height <= 0 or width <= 0:
+        return
+    min_area = aug.area_range[0] * height * width
+    max_area = aug.area_range[1] * height * width
+    for _ in range(aug.max_attempts):
+        ratio = random.uniform(*aug.aspect_ratio_range)
+        if ratio <= 0:
+            continue
+        yield (ratio, int(round(math.sqrt(min_area / ratio))), int(round(math.sqrt(max_area / ratio))),
+               min_area, max_area)
+
+
 class DetRandomCropAug(DetAugmenter):
     """A random crop that keeps objects: within max_attempts tries, a crop of area (a fraction
     of the image in area_range) and aspect ratio (width/height in aspect_ratio_range) covering
@@ -201,16 +218,7 @@ class DetRandomCropAug(DetAugmenter):
     def _random_crop_proposal(self, label, height, width):
         """(x, y, w, h, new label) of an acceptable crop, or () after max_attempts tries. The
         draws and roundings are MXNet's, so a seeded `random` gives its crops."""
-        if not self.enabled or height <= 0 or width <= 0:
-            return ()
-        min_area = self.area_range[0] * height * width
-        max_area = self.area_range[1] * height * width
-        for _ in range(self.max_attempts):
-            ratio = random.uniform(*self.aspect_ratio_range)
-            if ratio <= 0:
-                continue
-            h = int(round(math.sqrt(min_area / ratio)))
-            max_h = int(round(math.sqrt(max_area / ratio)))
+        for ratio, h, max_h, min_area, max_area in _attempts(self, height, width):
             if round(max_h * ratio) > width:
                 max_h = int((width + 0.4999999) / ratio)  # the largest h whose width fits
             max_h = min(max_h, height)
@@ -282,16 +290,7 @@ class DetRandomPadAug(DetAugmenter):
     def _random_pad_proposal(self, label, height, width):
         """(x, y, w, h, new label) of the canvas, or () after max_attempts tries (a canvas
         less than 2 pixels larger either way is not taken)."""
-        if not self.enabled or height <= 0 or width <= 0:
-            return ()
-        min_area = self.area_range[0] * height * width
-        max_area = self.area_range[1] * height * width
-        for _ in range(self.max_attempts):
-            ratio = random.uniform(*self.aspect_ratio_range)
-            if ratio <= 0:
-                continue
-            h = int(round(math.sqrt(min_area / ratio)))
-            max_h = int(round(math.sqrt(max_area / ratio)))
+        for ratio, h, max_h, _, _ in _attempts(self, height, width):
             if round(h * ratio) < width:
                 h = int((width + 0.499999) / ratio)
             h = max(h, height)
