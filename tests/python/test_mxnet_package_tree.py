@@ -79,6 +79,15 @@ MXNET_NAMES = {
     "gluon.nn.activations": "Activation ELU GELU LeakyReLU PReLU SELU Swish",
     "operator": "CustomOp CustomOpProp NDArrayOp NumpyOp OperatorArguments PythonOp get_all_registered_operators "
                 "get_operator_arguments register",
+    "contrib": "amp autograd nd ndarray sym symbol text",
+    # the contrib operators symnet registers (MXNet 1.9.1 has 56 more: deformable convolution,
+    # quantization, DGL graph, fft, interleaved attention matmuls, ...)
+    "contrib.ndarray": "BatchNormWithReLU BilinearResize2D CTCLoss MultiBoxDetection MultiBoxPrior MultiBoxTarget "
+                       "MultiProposal Proposal ROIAlign SyncBatchNorm bipartite_matching box_iou box_nms "
+                       "box_non_maximum_suppression ctc_loss",
+    "contrib.symbol": "BatchNormWithReLU BilinearResize2D CTCLoss MultiBoxDetection MultiBoxPrior MultiBoxTarget "
+                      "MultiProposal Proposal ROIAlign SyncBatchNorm bipartite_matching box_iou box_nms "
+                      "box_non_maximum_suppression ctc_loss",
     "contrib.autograd": "NDArray TrainingStateScope backward compute_gradient grad grad_and_loss mark_variables "
                         "set_is_training string_types test_section train_section zeros_like",
     "contrib.text": "embedding utils vocab",
