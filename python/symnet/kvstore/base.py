@@ -80,8 +80,21 @@ class KVStoreBase:
         return klass
 
 
+class _OneProcessStore(KVStoreBase):
+    """A store whose job is this one process (rank 0 of 1 worker): TestStore and the KVStore of
+    kvstore.py, whose DistKVStore asks MPI instead."""
+
+    @property
+    def rank(self):
+        return 0
+
+    @property
+    def num_workers(self):
+        return 1
+
+
 @KVStoreBase.register
-class TestStore(KVStoreBase):
+class TestStore(_OneProcessStore):
     """MXNet's store for tests: one process, no optimizer; pushpull sums the values given (one
     per device) on the first value's context, and broadcast copies value into out."""
 
@@ -111,14 +124,6 @@ class TestStore(KVStoreBase):
     @property
     def type(self):
         return "teststore"
-
-    @property
-    def rank(self):
-        return 0
-
-    @property
-    def num_workers(self):
-        return 1
 
     def set_optimizer(self, optimizer):
         raise NotImplementedError()

@@ -23,7 +23,7 @@ from .. import _state_files
 from .. import ndarray as nd
 from .. import optimizer as opt_mod
 from ..base import MXNetError
-from .base import KVStoreBase, _keyed, _listed, create  # noqa: F401 (create: mx.kvstore.kvstore.create)
+from .base import KVStoreBase, _keyed, _listed, _OneProcessStore, create  # noqa: F401 (create: mx.kvstore.kvstore.create)
 
 __all__ = ["KVStore", "DistKVStore", "start_distributed", "global_metric_values"]
 
@@ -31,7 +31,7 @@ _SINGLE_PROCESS = ("local", "device", "nccl", "local_allreduce_cpu", "local_allr
 _DISTRIBUTED = ("dist_sync", "dist_device_sync", "dist_sync_device", "horovod")
 
 
-class KVStore(KVStoreBase):
+class KVStore(_OneProcessStore):
     """A store of one process (types 'local', 'device', 'nccl')."""
 
     def __init__(self, kind="local"):
@@ -60,14 +60,6 @@ class KVStore(KVStoreBase):
     @property
     def type(self):
         return self._type
-
-    @property
-    def rank(self):
-        return 0
-
-    @property
-    def num_workers(self):
-        return 1
 
     @property
     def local_rank(self):
