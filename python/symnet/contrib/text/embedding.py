@@ -87,6 +87,18 @@ class _TokenEmbedding(vocab.Vocabulary):
                     tar.extractall(path=embedding_dir)
         return path
 
+    def _init_pretrained(self, embedding_cls, pretrained_file_name, embedding_root, init_unknown_vec,
+                         vocabulary, kwargs):
+        """The __init__ of a pretrained embedding (GloVe, FastText): checks the file name, sets up
+        the Vocabulary (the base after embedding_cls, as its own super() would), loads the file
+        (fetched into embedding_root/<name>/ if missing) and indexes `vocabulary` if given."""
+        embedding_cls._check_pretrained_file_names(pretrained_file_name)
+        super(embedding_cls, self).__init__(**kwargs)
+        path = embedding_cls._get_pretrained_file(embedding_root, pretrained_file_name)
+        self._load_embedding(path, " ", init_unknown_vec)
+        if vocabulary is not None:
+            self._build_embedding_for_vocabulary(vocabulary)
+
     def _load_embedding(self, pretrained_file_path, elem_delim, init_unknown_vec,
                         encoding="utf8"):
         """Appends each token of the file with its vector; the unknown token's vector is the
@@ -266,12 +278,8 @@ class GloVe(_TokenEmbedding):
 
     def __init__(self, pretrained_file_name="glove.840B.300d.txt", embedding_root=_DEFAULT_ROOT,
                  init_unknown_vec=nd.zeros, vocabulary=None, **kwargs):
-        GloVe._check_pretrained_file_names(pretrained_file_name)
-        super().__init__(**kwargs)
-        path = GloVe._get_pretrained_file(embedding_root, pretrained_file_name)
-        self._load_embedding(path, " ", init_unknown_vec)
-        if vocabulary is not None:
-            self._build_embedding_for_vocabulary(vocabulary)
+        self._init_pretrained(GloVe, pretrained_file_name, embedding_root, init_unknown_vec, vocabulary,
+                              kwargs)
 
 
 @register
@@ -288,12 +296,8 @@ class FastText(_TokenEmbedding):
 
     def __init__(self, pretrained_file_name="wiki.simple.vec", embedding_root=_DEFAULT_ROOT,
                  init_unknown_vec=nd.zeros, vocabulary=None, **kwargs):
-        FastText._check_pretrained_file_names(pretrained_file_name)
-        super().__init__(**kwargs)
-        path = FastText._get_pretrained_file(embedding_root, pretrained_file_name)
-        self._load_embedding(path, " ", init_unknown_vec)
-        if vocabulary is not None:
-            self._build_embedding_for_vocabulary(vocabulary)
+        self._init_pretrained(FastText, pretrained_file_name, embedding_root, init_unknown_vec, vocabulary,
+                              kwargs)
 
 
 class CustomEmbedding(_TokenEmbedding):
