@@ -95,8 +95,9 @@ class _OneProcessStore(KVStoreBase):
 
 @KVStoreBase.register
 class TestStore(_OneProcessStore):
-    """MXNet's store for tests: one process, no optimizer; pushpull sums the values given (one
-    per device) on the first value's context, and broadcast copies value into out."""
+    """MXNet's store for tests: one process, no optimizer (set_optimizer and the optimizer state
+    files raise KVStoreBase's NotImplementedError); pushpull sums the values given (one per
+    device) on the first value's context, and broadcast copies value into out."""
 
     def broadcast(self, key, value, out, priority=0):
         for o in _listed(out):
@@ -124,15 +125,6 @@ class TestStore(_OneProcessStore):
     @property
     def type(self):
         return "teststore"
-
-    def set_optimizer(self, optimizer):
-        raise NotImplementedError()
-
-    def save_optimizer_states(self, fname, dump_optimizer=False):
-        raise NotImplementedError()
-
-    def load_optimizer_states(self, fname):
-        raise NotImplementedError()
 
 
 def create(name="local"):
