@@ -57,8 +57,8 @@ void InitExecutor(py::module_& m) {
              const std::vector<NDArray>& aux, const py::object& options, const Executor* shared) {
             std::vector<GradReq> r;
             for (const auto& x : reqs) r.push_back(GradReqFromString(x));
-            return Executor::Bind(s, DeviceFromPy(dev), args, grads, r, aux,
-                                  OptionsFromPy(options), shared);
+            return Executor::Bind(s, DeviceFromPy(dev), args, grads, r, aux, OptionsFromPy(options),
+                                  shared);
           },
           py::arg("symbol"), py::arg("dev"), py::arg("args"), py::arg("grads"), py::arg("reqs"),
           py::arg("aux"), py::arg("options") = py::none(), py::arg("shared") = nullptr)
