@@ -79,7 +79,8 @@ MXNET_NAMES = {
     "gluon.nn.activations": "Activation ELU GELU LeakyReLU PReLU SELU Swish",
     "operator": "CustomOp CustomOpProp NDArrayOp NumpyOp OperatorArguments PythonOp get_all_registered_operators "
                 "get_operator_arguments register",
-    "contrib": "amp autograd io nd ndarray sym symbol text",
+    "contrib": "amp autograd io nd ndarray sym symbol tensorboard text",
+    "contrib.tensorboard": "LogMetricsCallback",
     "contrib.io": "DataDesc DataIter DataLoaderIter",
     # the contrib operators symnet registers (MXNet 1.9.1 has 56 more: deformable convolution,
     # quantization, DGL graph, fft, interleaved attention matmuls, ...)
