@@ -63,6 +63,11 @@ MXNET_NAMES = {
                                              "EpochEnd EventHandler GradientUpdateHandler LoggingHandler MetricHandler "
                                              "StoppingHandler TrainBegin TrainEnd ValidationHandler",
     "gluon.contrib.estimator.batch_processor": "BatchProcessor",
+    # (MXNet's gluon.contrib also has cnn: deformable convolution layers)
+    "gluon.contrib": "data estimator nn rnn",
+    "gluon.contrib.data": "IntervalSampler sampler text",
+    "gluon.contrib.data.sampler": "IntervalSampler",
+    "gluon.contrib.data.text": "WikiText103 WikiText2",
     "callback": "LogValidationMetricsCallback ProgressBar Speedometer do_checkpoint log_train_metric module_checkpoint",
     "initializer": "Bilinear Constant FusedRNN InitDesc Initializer LSTMBias Load MSRAPrelu Mixed Normal One "
                    "Orthogonal Uniform Xavier Zero register string_types",
@@ -113,6 +118,8 @@ PRIVATE_NAMES = {
     "gluon.contrib.estimator.event_handler": "_check_event_handlers",
     "contrib.text.embedding": "_TokenEmbedding",
     "contrib.text": "_constants",
+    "gluon.contrib.data": "_constants",
+    "gluon.contrib.data.text": "C _LanguageModelDataset _WikiText _get_repo_file_url check_sha1 download",
     "executor_manager": "_split_input_slice _check_arguments _load_data _load_label _load_general _bind_exec",
     "gluon.contrib.estimator.utils": "_check_metrics _check_handler_metric_ref _suggest_metric_for_loss",
 }
