@@ -11,31 +11,33 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
 STRICT=${SYMNET_STRICT:-0}
+# each stage's heading carries the seconds since the start, so a log gives the stage times
+stage() { echo "== [${SECONDS} s] $*"; }
 
 # seconds, before the build: every #include points down the layer table (docs/architecture.md)
-echo "== include layers"
+stage "include layers"
 $PY tools/check_layers.py
-echo "== formatting (clang-format, ruff)"
+stage "formatting (clang-format, ruff)"
 tools/check_format.sh
 
 # the same build is also packed as a wheel, which a fresh venv installs after the Python tests
 rm -rf build/wheel
 SYMNET_WHEEL_DIR=build/wheel tools/setup.sh --tests
 
-echo "== C++ tests"
+stage "C++ tests"
 ctest --test-dir build/pip --output-on-failure -j2
 
-echo "== C++ example: digits MLP"
+stage "C++ example: digits MLP"
 $PY example/mlp/export_digits.py build/digits
 build/pip/example/train_mlp build/digits
 
-echo "== C++ example: train_resnet50 (short: ResNet-18, 2 epochs of 3 batches, then resume)"
+stage "C++ example: train_resnet50 (short: ResNet-18, 2 epochs of 3 batches, then resume)"
 work=$(mktemp -d)
 build/pip/example/train_resnet50 --work-dir "$work" --num-layers 18 --batch-size 16 --num-epochs 1 --num-iters 3
 build/pip/example/train_resnet50 --work-dir "$work" --num-layers 18 --batch-size 16 --num-epochs 2 --num-iters 3 --resume
 rm -rf "$work"
 
-echo "== MXNet 1.9.1 references for the parity tests (made fresh, in their own venv)"
+stage "MXNet 1.9.1 references for the parity tests (made fresh, in their own venv)"
 # mxnet 1.9.1 needs numpy < 1.24, so it lives in build/mxnet-venv; when it cannot be installed
 # or run, the parity tests report skipped with the reason written here
 refs=build/mxnet_refs
@@ -57,7 +59,7 @@ else
   fi
 fi
 
-echo "== Python tests"
+stage "Python tests"
 # run from tests/ so that `import symnet` finds the installed package, not python/symnet
 # SYMNET_REQUIRE_MXNET_REFS makes the parity tests fail, not skip, without references
 junit=$PWD/build/pytest-results.xml
@@ -74,13 +76,13 @@ strict_flag=()
 [ "$STRICT" = 1 ] && strict_flag=(--strict)
 $PY tools/skip_summary.py --junit "$junit" --ctest-log build/pip/Testing/Temporary/LastTest.log "${strict_flag[@]}"
 
-echo "== the wheel, installed into a fresh venv outside the source tree"
+stage "the wheel, installed into a fresh venv outside the source tree"
 tools/wheel_check.sh build/wheel
 
-echo "== import mxnet: the alias in a fresh venv, two MXNet 1.x Gluon scripts through it, refusal, uninstall"
+stage "import mxnet: the alias in a fresh venv, two MXNet 1.x Gluon scripts through it, refusal, uninstall"
 tools/mxnet_alias_check.sh build/wheel
 
-echo "== MXNet 1.9.1's own unit tests: the expected-pass list (tests/mxnet_conformance/expected_pass.txt)"
+stage "MXNet 1.9.1's own unit tests: the expected-pass list (tests/mxnet_conformance/expected_pass.txt)"
 # the installed symnet, seen through the alias, in a venv over the system site-packages with what
 # MXNet's test files import (nose, scipy) and pytest-timeout; tools/mxnet_conformance.py without
 # --check measures all of them (docs/mxnet_compat.md)
@@ -88,14 +90,14 @@ tools/conformance_venv.sh build/conformance-venv
 $PY tools/mxnet_conformance.py --python build/conformance-venv/bin/python \
   --check tests/mxnet_conformance/expected_pass.txt --exclude tests/mxnet_conformance/ci_excluded.txt
 
-echo "== the C++ package: cmake --install, then find_package(symnet) from example/cpp_consumer"
+stage "the C++ package: cmake --install, then find_package(symnet) from example/cpp_consumer"
 tools/cpp_package_check.sh build/pip
 
-echo "== the docs site (MkDocs; a broken link or any other warning fails)"
+stage "the docs site (MkDocs; a broken link or any other warning fails)"
 tools/build_docs.sh
 
 # ASan + UBSan build of the C++ tests and a fuzz smoke run of every reader (docs/fuzzing.md)
 if [ "${SYMNET_SANITIZER_STEP:-1}" = 1 ]; then
   tools/run_sanitized.sh
 fi
-echo "== all tests passed"
+stage "all tests passed"
