@@ -434,6 +434,7 @@ class _CachedGraph:
         return self.op_of_node.get(node, "")
 
     def _install_hook(self, exe, hook):
+        exe._op_hook = hook
         callback, monitor_all = hook
         # the names as bytes: MXNet hands its C strings over, and hooks decode them (py_str)
         exe.set_monitor_callback(
@@ -493,8 +494,8 @@ class _CachedGraph:
             entry = [self._bind(ctx, inputs, train, tracked, param_grads), None]
             pool.append(entry)
         exe = entry[0]
-        if hook is not None:
-            self._install_hook(exe, hook)
+        if hook is not None and getattr(exe, "_op_hook", None) is not hook:
+            self._install_hook(exe, hook)  # once per executor, not on every call
         for name, x in zip(self.input_names, inputs):
             exe.arg_dict[name].handle.copy_from(x.handle)
         exe.forward(is_train=train)
