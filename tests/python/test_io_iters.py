@@ -1,4 +1,4 @@
-"""mx.io's CSVIter, ResizeIter and PrefetchingIter (python/symnet/io/io.py) and
+"""mx.io's CSVIter, ResizeIter and PrefetchingIter (python/symnet/io/io.py, _csv_iter.py) and
 tools/im2rec.py's MXNet options (--pack-label, --pass-through, --chunks, --num-thread).
 
 MXNet parity: the batches, pads and indices of MXNet 1.9.1's iterators over the same CSV files,
